@@ -1,0 +1,137 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Router } from '@koa/router';
+import { defaultConfig, type BridgeConfig } from './config.js';
+import type { BridgeContext } from './context.js';
+import { createApp, type RouteSetup } from './http/app.js';
+import { findAssetsDir, staticRoutes } from './http/static.js';
+import { HumanHub } from './human/hub.js';
+import { humanRoutes, openHumanStream } from './human/routes.js';
+import { composeState } from './human/state.js';
+import { createLogger } from './log.js';
+import { PageBuffers } from './pages/buffers.js';
+import { PageEventBus } from './pages/events.js';
+import { PageRegistry } from './pages/registry.js';
+import { PageRequests } from './pages/requests.js';
+import { openPageStream, pageRoutes } from './pages/routes.js';
+import { watchPages } from './pages/watch.js';
+import { HttpError } from './http/errors.js';
+import { loadOrCreateToken } from './token.js';
+import { bridgeVersion } from './version.js';
+
+export interface Bridge {
+  /** e.g. http://127.0.0.1:8777 */
+  url: string;
+  /** the human window, with its token in the fragment */
+  uiUrl: string;
+  port: number;
+  token: string;
+  context: BridgeContext;
+  close(): Promise<void>;
+}
+
+/** A startup problem a person can fix (port in use, data dir not writable): one line, no stack. */
+export class StartupError extends Error {}
+
+/** Starts a bridge. Nothing happens at import time; many bridges can run in one process (tests use port 0). */
+export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promise<Bridge> {
+  const config: BridgeConfig = { ...defaultConfig(), ...overrides };
+  const log = createLogger('aiti');
+  const appDir = join(config.dataDir, 'aiti-bridge');
+  try {
+    mkdirSync(appDir, { recursive: true });
+  } catch (error) {
+    throw new StartupError(
+      `cannot create the data dir "${appDir}": ${(error as Error).message}; pick another with --data-dir or AITI_BRIDGE_DATA_DIR`,
+    );
+  }
+  const token = loadOrCreateToken(appDir, config.token);
+  let origins: string[] = [];
+  const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir });
+  const context: BridgeContext = {
+    config,
+    appDir,
+    token,
+    version: bridgeVersion(),
+    startedAt: Date.now(),
+    log,
+    pages,
+    requests: new PageRequests(pages, config.commandTimeoutMs),
+    buffers: new PageBuffers(),
+    pageEvents: new PageEventBus(),
+    hub: new HumanHub(() => composeState(context)),
+    ownOrigins: () => origins,
+  };
+  watchPages(context);
+
+  const streams: RouteSetup = (router, bridge, guards) => {
+    router.get('/bridge/sse', async (ctx, next) => {
+      if (ctx.query.role === 'ai') return guards.window(ctx, async () => openHumanStream(ctx, bridge));
+      if (ctx.query.role === 'page') return openPageStream(ctx, bridge);
+      await next();
+      throw new HttpError(400, 'query "role" must be "page" or "ai"', 'role');
+    });
+  };
+  const setups: RouteSetup[] = [
+    pageRoutes,
+    streams,
+    (router, bridge, guards) => humanRoutes(router, bridge, guards.window),
+    (router: Router) => staticRoutes(router, findAssetsDir()),
+  ];
+  const app = createApp(context, setups);
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await listen(server, config);
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, url];
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    uiUrl: `${url}/aiti/ui/#token=${encodeURIComponent(token)}`,
+    port,
+    token,
+    context,
+    close: () =>
+      (closing ??= (async () => {
+        context.requests.close();
+        context.hub.close();
+        pages.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })()),
+  };
+}
+
+function listen(server: Server, config: BridgeConfig): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new StartupError(
+            `port ${config.port} on ${config.host} is in use (another aiti-bridge? try http://${config.host}:${config.port}/bridge/health); stop it or pick another port with --port or AITI_BRIDGE_PORT`,
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(
+          new StartupError(
+            `not allowed to listen on ${config.host}:${config.port}; pick a port above 1024 with --port`,
+          ),
+        );
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(new StartupError(`cannot listen on host "${config.host}": no such local address; use --host 127.0.0.1`));
+      } else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(config.port, config.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,65 @@
+import { ConfigError, configHelp, resolveConfig } from './config.js';
+import { createBridge, StartupError } from './bridge.js';
+import { bridgeVersion } from './version.js';
+
+const USAGE = `aiti-bridge — connects AI coding agents (MCP) to the pages they build and to you.
+
+Usage:
+  aiti-bridge [options]              run the bridge (headless); prints its URLs on stderr
+  aiti-bridge --help | --version
+
+Options (flag > environment > default):
+${configHelp()}
+`;
+
+/** What one CLI invocation does; returns the exit code, or never returns while the bridge serves. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(bridgeVersion() + '\n');
+    return 0;
+  }
+  return serve(argv, env);
+}
+
+async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const config = resolveConfig(argv, env);
+  const bridge = await createBridge(config);
+  process.stderr.write(
+    `aiti-bridge ${bridge.context.version} listening on ${bridge.url}\n` +
+      `  MCP endpoint:  ${bridge.url}/mcp/mcp\n` +
+      `  page agent:    <script src="${bridge.url}/aiti/page.js"></script>\n` +
+      `  human window:  ${bridge.uiUrl}\n` +
+      `  data dir:      ${bridge.context.appDir}\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stderr.write(`aiti-bridge: ${signal}, closing\n`);
+      void bridge.close().then(resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+/** Runs main and turns known problems into one line on stderr and exit code 2. */
+export function run(argv = process.argv.slice(2)): void {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      if (error instanceof ConfigError || error instanceof StartupError) {
+        process.stderr.write(`aiti-bridge: ${error.message}\n`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`aiti-bridge: ${(error as Error).stack ?? String(error)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );
+}

@@ -1,0 +1,201 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Bridge configuration (DESIGN §3): flag > environment > default. */
+export interface BridgeConfig {
+  port: number;
+  host: string;
+  /** files live under `<dataDir>/aiti-bridge/` */
+  dataDir: string;
+  /** ms a page/agent registration and its outbox are kept after disconnect */
+  ttlMs: number;
+  /** editor command for open_file; `{file}`, `{line}` and `{column}` are replaced; run without a shell */
+  openCmd: string;
+  /** the human's token; generated into the data dir when absent */
+  token?: string;
+  mcpAuth: boolean;
+  /** extra browser origins allowed on the MCP and window endpoints */
+  allowedOrigins: string[];
+  /** extra Host names accepted besides loopback names (for a bridge bound to a LAN address) */
+  allowedHosts: string[];
+  /** refuse pages that connect without a secret (the legacy path) */
+  refuseLegacy: boolean;
+  /** default timeout of a page command */
+  commandTimeoutMs: number;
+  /** SSE keep-alive interval */
+  pingMs: number;
+}
+
+export class ConfigError extends Error {}
+
+export const DEFAULT_PORT = 8777;
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (platform === 'win32') return env.APPDATA ?? join(homedir(), 'AppData', 'Roaming');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support');
+  return env.XDG_CONFIG_HOME || join(homedir(), '.config');
+}
+
+export function defaultConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+  return {
+    port: DEFAULT_PORT,
+    host: '127.0.0.1',
+    dataDir: defaultDataDir(env),
+    ttlMs: 600_000,
+    openCmd: 'code --goto {file}:{line}',
+    mcpAuth: false,
+    allowedOrigins: [],
+    allowedHosts: [],
+    refuseLegacy: false,
+    commandTimeoutMs: 30_000,
+    pingMs: 15_000,
+  };
+}
+
+interface Option {
+  flag: string;
+  env?: string;
+  key: keyof BridgeConfig;
+  kind: 'port' | 'string' | 'bool' | 'list' | 'ms';
+  help: string;
+}
+
+export const OPTIONS: Option[] = [
+  {
+    flag: '--port',
+    env: 'AITI_BRIDGE_PORT',
+    key: 'port',
+    kind: 'port',
+    help: 'listen port; 0 picks a free one (default 8777)',
+  },
+  { flag: '--host', env: 'AITI_BRIDGE_HOST', key: 'host', kind: 'string', help: 'listen address (default 127.0.0.1)' },
+  {
+    flag: '--data-dir',
+    env: 'AITI_BRIDGE_DATA_DIR',
+    key: 'dataDir',
+    kind: 'string',
+    help: 'files live under <dir>/aiti-bridge/ (default: the OS app-data dir)',
+  },
+  {
+    flag: '--token',
+    env: 'AITI_BRIDGE_TOKEN',
+    key: 'token',
+    kind: 'string',
+    help: "the human's token (default: generated once into <data-dir>/aiti-bridge/token)",
+  },
+  {
+    flag: '--mcp-auth',
+    env: 'AITI_MCP_AUTH',
+    key: 'mcpAuth',
+    kind: 'bool',
+    help: 'require Authorization: Bearer <token> on the MCP endpoint',
+  },
+  {
+    flag: '--allowed-origins',
+    env: 'AITI_ALLOWED_ORIGINS',
+    key: 'allowedOrigins',
+    kind: 'list',
+    help: 'comma-separated browser origins allowed on the MCP and window endpoints',
+  },
+  {
+    flag: '--allowed-hosts',
+    env: 'AITI_ALLOWED_HOSTS',
+    key: 'allowedHosts',
+    kind: 'list',
+    help: 'comma-separated Host names accepted besides loopback (for --host on a LAN address)',
+  },
+  {
+    flag: '--refuse-legacy',
+    env: 'AITI_REFUSE_LEGACY',
+    key: 'refuseLegacy',
+    kind: 'bool',
+    help: 'refuse pages that connect without a secret',
+  },
+  {
+    flag: '--ttl',
+    env: 'AITI_BRIDGE_TTL',
+    key: 'ttlMs',
+    kind: 'ms',
+    help: 'ms a page/agent registration is kept after disconnect (default 600000)',
+  },
+  {
+    flag: '--open-cmd',
+    env: 'AITI_OPEN_CMD',
+    key: 'openCmd',
+    kind: 'string',
+    help: 'editor command for open_file (default "code --goto {file}:{line}")',
+  },
+];
+
+function parseValue(option: Option, raw: string, source: string): BridgeConfig[keyof BridgeConfig] {
+  switch (option.kind) {
+    case 'port': {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw.trim()) || n > 65535) {
+        throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
+      }
+      return n;
+    }
+    case 'ms': {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw.trim()) || n < 1)
+        throw new ConfigError(`${source} must be a positive number of milliseconds, got "${raw}"`);
+      return n;
+    }
+    case 'bool': {
+      const v = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
+      if (['0', 'false', 'no', 'off'].includes(v)) return false;
+      throw new ConfigError(`${source} must be true or false, got "${raw}"`);
+    }
+    case 'list':
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    case 'string':
+      if (!raw.trim()) throw new ConfigError(`${source} must not be empty`);
+      return raw;
+  }
+}
+
+/**
+ * Resolves the configuration from argv (bridge flags only) and the environment.
+ * Throws ConfigError with one line naming the bad value. Unknown flags are errors too.
+ */
+export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+  const config = defaultConfig(env);
+  const set = (key: keyof BridgeConfig, value: BridgeConfig[keyof BridgeConfig]) => {
+    (config as unknown as Record<string, unknown>)[key] = value;
+  };
+  for (const option of OPTIONS) {
+    const raw = option.env ? env[option.env] : undefined;
+    if (raw !== undefined && raw !== '') set(option.key, parseValue(option, raw, option.env ?? option.flag));
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const option = OPTIONS.find((o) => o.flag === flag);
+    if (!option) throw new ConfigError(`unknown option "${arg}" (see aiti-bridge --help)`);
+    let raw = inline;
+    if (raw === undefined) {
+      if (option.kind === 'bool') raw = 'true';
+      else {
+        raw = argv[++i];
+        if (raw === undefined || raw.startsWith('--')) throw new ConfigError(`${flag} needs a value`);
+      }
+    }
+    set(option.key, parseValue(option, raw, flag));
+  }
+  return config;
+}
+
+export function configHelp(): string {
+  const rows = OPTIONS.map(
+    (o) => `  ${(o.flag + (o.kind === 'bool' ? '' : ' <value>')).padEnd(26)} ${o.help}${o.env ? ` [${o.env}]` : ''}`,
+  );
+  return rows.join('\n');
+}

@@ -1,0 +1,25 @@
+import type { BridgeConfig } from './config.js';
+import type { Logger } from './log.js';
+import type { HumanHub } from './human/hub.js';
+import type { PageBuffers } from './pages/buffers.js';
+import type { PageEventBus } from './pages/events.js';
+import type { PageRegistry } from './pages/registry.js';
+import type { PageRequests } from './pages/requests.js';
+
+/** The services of one bridge, created by createBridge and handed to every route and tool. */
+export interface BridgeContext {
+  config: BridgeConfig;
+  /** `<dataDir>/aiti-bridge` */
+  appDir: string;
+  token: string;
+  version: string;
+  startedAt: number;
+  log: Logger;
+  pages: PageRegistry;
+  requests: PageRequests;
+  buffers: PageBuffers;
+  pageEvents: PageEventBus;
+  hub: HumanHub;
+  /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
+  ownOrigins: () => string[];
+}

@@ -1,0 +1,41 @@
+import type { Context, Next } from 'koa';
+import { ZodError } from 'zod';
+import { describeZodError } from '../protocol/index.js';
+import type { Logger } from '../log.js';
+
+/** An error meant for the client: its message is sent as `{error, field?}` with its status. */
+export class HttpError extends Error {
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The one place that turns a thrown error into an answer. Only errors meant for the client show their message. */
+export function errorResponder(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ZodError) {
+        const { message, field } = describeZodError(error);
+        ctx.status = 400;
+        ctx.body = { error: message, ...(field ? { field } : {}) };
+        return;
+      }
+      const err = error as { status?: number; expose?: boolean; message?: string; field?: string };
+      const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+      if (status >= 500 || !err.expose) log.error(`${ctx.method} ${ctx.path} failed:`, error);
+      if (ctx.headerSent || !ctx.writable) return;
+      ctx.status = status;
+      ctx.body = {
+        error: err.expose && err.message ? err.message : 'internal error',
+        ...(err.field ? { field: err.field } : {}),
+      };
+    }
+  };
+}

@@ -1,0 +1,91 @@
+import type { Context, Next } from 'koa';
+import { sameSecret } from '../token.js';
+import { HttpError } from './errors.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function isLoopbackHostname(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** The host part of a Host header: `[::1]:8777` → `[::1]`, `a.b:80` → `a.b`. */
+export function hostnameOf(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/** DNS-rebinding defence: every request's Host must be a loopback name or an allowed host. */
+export function hostGuard(allowedHosts: readonly string[]) {
+  const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  return async (ctx: Context, next: Next) => {
+    const host = ctx.get('host');
+    const name = hostnameOf(host).toLowerCase();
+    if (!isLoopbackHostname(name) && !allowed.has(name)) {
+      throw new HttpError(
+        403,
+        `Host "${host}" is not allowed; the bridge answers loopback names (add it with --allowed-hosts)`,
+      );
+    }
+    await next();
+  };
+}
+
+export interface WindowGuardOptions {
+  /** origins allowed besides the bridge's own */
+  allowedOrigins: readonly string[];
+  /** the bridge's own origins, known once it listens */
+  ownOrigins: () => readonly string[];
+}
+
+/** A browser request (it carries Origin) to the MCP or window endpoints is refused unless the origin is allowed. */
+export function checkOrigin(ctx: Context, options: WindowGuardOptions): void {
+  const origin = ctx.get('origin');
+  if (!origin) return;
+  if (options.ownOrigins().includes(origin) || options.allowedOrigins.includes(origin)) return;
+  throw new HttpError(
+    403,
+    `browser origin "${origin}" may not call this endpoint; only the bridge's own window is allowed (add it with --allowed-origins)`,
+  );
+}
+
+/** The human's token: `Authorization: Bearer <token>`, or `?token=` where headers cannot be set (EventSource). */
+export function checkToken(ctx: Context, token: string): void {
+  const header = ctx.get('authorization');
+  const given = header.toLowerCase().startsWith('bearer ')
+    ? header.slice(7).trim()
+    : typeof ctx.query.token === 'string'
+      ? ctx.query.token
+      : '';
+  if (!given)
+    throw new HttpError(
+      401,
+      'missing token: send Authorization: Bearer <token> (the token is printed at start and stored in <data-dir>/aiti-bridge/token)',
+    );
+  if (!sameSecret(given, token)) throw new HttpError(401, 'wrong token');
+}
+
+/** Middleware for window endpoints: Origin first (a page must never reach them), then the token. */
+export function windowGuard(options: WindowGuardOptions & { token: string }) {
+  return async (ctx: Context, next: Next) => {
+    checkOrigin(ctx, options);
+    checkToken(ctx, options.token);
+    await next();
+  };
+}
+
+/** Page endpoints are called from any dev server: CORS is open for them (they are secret-checked instead). */
+export function openCors() {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Content-Type');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  };
+}

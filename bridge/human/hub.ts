@@ -1,0 +1,44 @@
+import type { AiEvent, AiEventName, AiEvents, StateEvent } from '../protocol/index.js';
+import type { z } from 'zod';
+import type { SseStream } from '../http/sse.js';
+
+/**
+ * The human side's live feed: every role=ai stream gets a `state` event first, then the deltas broadcast here.
+ * In-process listeners (the desktop shell's tray and notifications) subscribe to the same feed.
+ */
+export class HumanHub {
+  private readonly streams = new Set<SseStream>();
+  private readonly listeners = new Set<(event: AiEvent) => void>();
+
+  constructor(private readonly state: () => StateEvent) {}
+
+  attach(stream: SseStream): void {
+    this.streams.add(stream);
+    stream.onClose(() => this.streams.delete(stream));
+    stream.send('state', this.state());
+  }
+
+  broadcast<K extends AiEventName>(event: K, data: z.infer<(typeof AiEvents)[K]>): void {
+    for (const stream of this.streams) stream.send(event, data);
+    const message = { event, data } as AiEvent;
+    for (const listener of this.listeners) listener(message);
+  }
+
+  subscribe(listener: (event: AiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): StateEvent {
+    return this.state();
+  }
+
+  /** how many windows are watching (0 means nobody sees a new ask) */
+  get watchers(): number {
+    return this.streams.size;
+  }
+
+  close(): void {
+    for (const stream of [...this.streams]) stream.close();
+  }
+}

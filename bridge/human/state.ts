@@ -1,0 +1,15 @@
+import type { StateEvent } from '../protocol/index.js';
+import type { BridgeContext } from '../context.js';
+
+/** The `state` event: everything the window shows, composed from the modules that own each part. */
+export function composeState(bridge: BridgeContext): StateEvent {
+  return {
+    version: bridge.version,
+    asks: [],
+    agents: [],
+    pages: bridge.pages.sessions(),
+    inbox: {},
+    heldOrigins: bridge.pages.heldOrigins(),
+    away: false,
+  };
+}

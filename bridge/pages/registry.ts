@@ -1,0 +1,303 @@
+import { randomBytes } from 'node:crypto';
+import { MAIN_FRAME, type ClaimAnswer, type ClaimBody, type SessionRow } from '../protocol/index.js';
+import { HttpError } from '../http/errors.js';
+import type { SseStream } from '../http/sse.js';
+import { sameSecret } from '../token.js';
+import { PageOrigins, pageOrigin } from './origins.js';
+
+export interface Frame {
+  frameId: string;
+  url: string;
+  stream?: SseStream;
+  lastSeen: number;
+}
+
+export interface Page {
+  pageId: string;
+  instanceId: string;
+  secret: string;
+  /** connected without a secret (old page agents, hand-written clients) */
+  legacy: boolean;
+  pageKey: string;
+  url: string;
+  title?: string;
+  origin: string;
+  frameworks: string[];
+  frames: Map<string, Frame>;
+  lastSeen: number;
+  forgetTimer?: NodeJS.Timeout;
+}
+
+export interface StreamQuery {
+  instanceId: string;
+  frameId?: string;
+  url?: string;
+  frameworks?: string;
+  secret?: string;
+}
+
+export type PageChange = {
+  type: 'attached' | 'detached' | 'claimed' | 'forgotten' | 'allowed';
+  page: Page;
+  frameId?: string;
+};
+
+export interface PageRegistryOptions {
+  ttlMs: number;
+  refuseLegacy: boolean;
+  appDir: string;
+}
+
+/** Owns every page and its frames: identity across reloads, secrets, streams, the TTL and origin approval. */
+export class PageRegistry {
+  private readonly pages = new Map<string, Page>();
+  private readonly byInstance = new Map<string, Page>();
+  private readonly listeners = new Set<(change: PageChange) => void>();
+  private readonly origins: PageOrigins;
+  private nextId = 1;
+
+  constructor(private readonly options: PageRegistryOptions) {
+    this.origins = new PageOrigins(options.appDir);
+  }
+
+  onChange(listener: (change: PageChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: PageChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** Claim or re-claim: the same instanceId with its secret keeps its pageId (a reload keeps identity). */
+  claim(body: ClaimBody, originHeader?: string): ClaimAnswer {
+    const existing = this.byInstance.get(body.instanceId);
+    if (existing) {
+      if (!existing.legacy && !(body.secret && sameSecret(body.secret, existing.secret))) {
+        throw new HttpError(
+          403,
+          `instanceId "${body.instanceId}" belongs to page ${existing.pageId}; its secret does not match`,
+          'secret',
+        );
+      }
+      if (existing.legacy) {
+        existing.legacy = false;
+        existing.secret = newSecret();
+      }
+      Object.assign(existing, {
+        url: body.url,
+        pageKey: body.pageKey,
+        title: body.title,
+        frameworks: body.frameworks ?? existing.frameworks,
+        origin: pageOrigin(originHeader, body.url),
+      });
+      this.touch(existing);
+      this.emit({ type: 'claimed', page: existing });
+      return { pageId: existing.pageId, secret: existing.secret, operable: this.isOperable(existing) };
+    }
+    const page = this.create(body.instanceId, body.url, body.frameworks ?? [], originHeader, false);
+    page.pageKey = body.pageKey;
+    page.title = body.title;
+    this.emit({ type: 'claimed', page });
+    return { pageId: page.pageId, secret: page.secret, operable: this.isOperable(page) };
+  }
+
+  private create(
+    instanceId: string,
+    url: string,
+    frameworks: string[],
+    originHeader: string | undefined,
+    legacy: boolean,
+  ): Page {
+    const page: Page = {
+      pageId: `p${this.nextId++}`,
+      instanceId,
+      secret: newSecret(),
+      legacy,
+      pageKey: '',
+      url,
+      origin: pageOrigin(originHeader, url),
+      frameworks,
+      frames: new Map([[MAIN_FRAME, { frameId: MAIN_FRAME, url, lastSeen: Date.now() }]]),
+      lastSeen: Date.now(),
+    };
+    this.pages.set(page.pageId, page);
+    this.byInstance.set(instanceId, page);
+    this.scheduleForget(page);
+    return page;
+  }
+
+  /** The page, when the secret matches (or the page is legacy and no secret was sent). */
+  authorize(pageId: string, secret: string | undefined): Page {
+    const page = this.pages.get(pageId);
+    if (!page) throw new HttpError(404, `page "${pageId}" is not known; claim again with POST /bridge/claim`, 'pageId');
+    this.checkSecret(page, secret);
+    return page;
+  }
+
+  private checkSecret(page: Page, secret: string | undefined): void {
+    if (page.legacy && !secret) {
+      if (this.options.refuseLegacy)
+        throw new HttpError(
+          403,
+          'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
+          'secret',
+        );
+      return;
+    }
+    if (!secret) throw new HttpError(403, `page ${page.pageId} has a secret; send it`, 'secret');
+    if (!sameSecret(secret, page.secret)) throw new HttpError(403, `wrong secret for page ${page.pageId}`, 'secret');
+  }
+
+  /** Frames announced by the top document (iframes running the page agent). */
+  registerFrames(page: Page, frameIds: string[], urls: Record<string, string> = {}): void {
+    for (const frameId of frameIds) {
+      const frame = page.frames.get(frameId);
+      if (frame) frame.url = urls[frameId] ?? frame.url;
+      else page.frames.set(frameId, { frameId, url: urls[frameId] ?? '', lastSeen: Date.now() });
+    }
+    this.touch(page);
+    this.emit({ type: 'attached', page });
+  }
+
+  /**
+   * A page stream asks to open. Without a secret this is the legacy path: accepted for an unknown instance
+   * (and marked legacy) unless --refuse-legacy; a claimed page always needs its secret. Throws when refused.
+   */
+  admit(query: StreamQuery, originHeader?: string): Page {
+    const page = this.byInstance.get(query.instanceId);
+    if (page) {
+      this.checkSecret(page, query.secret);
+      return page;
+    }
+    if (query.secret)
+      throw new HttpError(
+        404,
+        `instanceId "${query.instanceId}" has no page; claim it first with POST /bridge/claim`,
+        'instanceId',
+      );
+    if (this.options.refuseLegacy)
+      throw new HttpError(
+        403,
+        'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
+        'secret',
+      );
+    const frameworks = query.frameworks ? query.frameworks.split(',').filter(Boolean) : [];
+    return this.create(query.instanceId, query.url ?? '', frameworks, originHeader, true);
+  }
+
+  /** An admitted stream is open: commands for this frame go down it until it closes. */
+  attach(page: Page, query: StreamQuery, stream: SseStream): Frame {
+    const frameId = query.frameId ?? MAIN_FRAME;
+    let frame = page.frames.get(frameId);
+    if (!frame) {
+      frame = { frameId, url: query.url ?? '', lastSeen: Date.now() };
+      page.frames.set(frameId, frame);
+    }
+    const previous = frame.stream;
+    frame.stream = stream;
+    if (query.url) frame.url = query.url;
+    if (frameId === MAIN_FRAME && query.url) page.url = query.url;
+    previous?.close();
+    this.touch(page, frame);
+    const attached = frame;
+    stream.onClose(() => {
+      if (attached.stream !== stream) return;
+      attached.stream = undefined;
+      this.touch(page, attached);
+      this.emit({ type: 'detached', page, frameId });
+    });
+    this.emit({ type: 'attached', page, frameId });
+    return frame;
+  }
+
+  /** Marks activity; a page with no open stream is forgotten after the TTL. */
+  touch(page: Page, frame?: Frame): void {
+    const now = Date.now();
+    page.lastSeen = now;
+    if (frame) frame.lastSeen = now;
+    this.scheduleForget(page);
+  }
+
+  private scheduleForget(page: Page): void {
+    clearTimeout(page.forgetTimer);
+    page.forgetTimer = undefined;
+    if (isConnected(page)) return;
+    page.forgetTimer = setTimeout(() => this.forget(page), this.options.ttlMs);
+    page.forgetTimer.unref();
+  }
+
+  private forget(page: Page): void {
+    if (isConnected(page) || this.pages.get(page.pageId) !== page) return;
+    this.pages.delete(page.pageId);
+    this.byInstance.delete(page.instanceId);
+    this.emit({ type: 'forgotten', page });
+  }
+
+  get(pageId: string): Page | undefined {
+    return this.pages.get(pageId);
+  }
+
+  all(): Page[] {
+    return [...this.pages.values()];
+  }
+
+  isOperable(page: Page): boolean {
+    return this.origins.isOperable(page.origin);
+  }
+
+  /** Pages that are connected now and whose origin is allowed: the ones agents can drive. */
+  operable(): Page[] {
+    return this.all().filter((p) => isConnected(p) && this.isOperable(p));
+  }
+
+  heldOrigins(): string[] {
+    return [
+      ...new Set(
+        this.all()
+          .filter((p) => !this.isOperable(p))
+          .map((p) => p.origin),
+      ),
+    ];
+  }
+
+  allowOrigin(origin: string): void {
+    this.origins.allow(origin);
+    for (const page of this.all()) if (page.origin === origin) this.emit({ type: 'allowed', page });
+  }
+
+  /** One row per frame (GET /bridge/sessions). */
+  sessions(): SessionRow[] {
+    return this.all().flatMap((page) =>
+      [...page.frames.values()].map((frame) => ({
+        instanceId: page.instanceId,
+        frameId: frame.frameId,
+        pageId: page.pageId,
+        url: frame.url || page.url,
+        ...(page.title ? { title: page.title } : {}),
+        origin: page.origin,
+        frameworks: page.frameworks,
+        active: Boolean(frame.stream?.isOpen),
+        operable: this.isOperable(page),
+        legacy: page.legacy,
+        lastSeen: new Date(frame.lastSeen).toISOString(),
+      })),
+    );
+  }
+
+  close(): void {
+    for (const page of this.pages.values()) {
+      clearTimeout(page.forgetTimer);
+      for (const frame of page.frames.values()) frame.stream?.close();
+    }
+  }
+}
+
+export function isConnected(page: Page): boolean {
+  for (const frame of page.frames.values()) if (frame.stream?.isOpen) return true;
+  return false;
+}
+
+function newSecret(): string {
+  return randomBytes(18).toString('base64url');
+}

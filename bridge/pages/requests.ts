@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { MAIN_FRAME, NAVIGATION_COMMANDS, type Json, type ResultBody } from '../protocol/index.js';
+import { HttpError } from '../http/errors.js';
+import type { Page, PageRegistry } from './registry.js';
+
+interface Pending {
+  requestId: string;
+  pageId: string;
+  frameId: string;
+  cmd: string;
+  args: Json;
+  resolve: (value: Json) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  sent: boolean;
+}
+
+/** A page command failed: the page went away, timed out, or reported an error. */
+export class PageCommandError extends Error {}
+
+export interface SendOptions {
+  frameId?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends commands down page streams and resolves them when /bridge/result arrives. A result from another page is
+ * refused; a page that disconnects fails its pending requests at once, except navigations, which complete when
+ * the new document's agent connects again.
+ */
+export class PageRequests {
+  private readonly pending = new Map<string, Pending>();
+  /** a frame that reloads gets this long to come back before a new command to it fails */
+  readonly reconnectGraceMs = 5_000;
+
+  constructor(
+    private readonly pages: PageRegistry,
+    private readonly defaultTimeoutMs: number,
+  ) {
+    pages.onChange((change) => {
+      if (change.type === 'detached') this.frameGone(change.page, change.frameId ?? MAIN_FRAME);
+      if (change.type === 'attached' && change.frameId) this.frameBack(change.page, change.frameId);
+      if (change.type === 'forgotten')
+        this.failAll(change.page.pageId, `page ${change.page.pageId} is gone (not seen for the TTL)`);
+    });
+  }
+
+  send(page: Page, cmd: string, args: Json, options: SendOptions = {}): Promise<Json> {
+    if (!this.pages.isOperable(page)) {
+      return Promise.reject(
+        new PageCommandError(
+          `page ${page.pageId} (${page.origin}) is held until the human allows its origin in the AITI window`,
+        ),
+      );
+    }
+    const frameId = options.frameId ?? MAIN_FRAME;
+    const frame = page.frames.get(frameId);
+    if (!frame) {
+      const frames = [...page.frames.keys()].join(', ');
+      return Promise.reject(
+        new PageCommandError(`page ${page.pageId} has no frame "${frameId}"; its frames: ${frames}`),
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    return new Promise<Json>((resolve, reject) => {
+      const requestId = randomUUID();
+      const entry: Pending = {
+        requestId,
+        pageId: page.pageId,
+        frameId,
+        cmd,
+        args,
+        resolve,
+        reject,
+        sent: false,
+        timer: setTimeout(() => {
+          this.pending.delete(requestId);
+          const where = entry.sent ? 'did not answer' : 'did not reconnect';
+          reject(new PageCommandError(`page ${page.pageId} ${where} ${cmd} within ${timeoutMs} ms`));
+        }, timeoutMs),
+      };
+      this.pending.set(requestId, entry);
+      if (frame.stream?.isOpen) this.dispatch(entry, page);
+      else {
+        // The frame may be reloading: give it a short grace to come back, then fail clearly.
+        const grace = setTimeout(
+          () => {
+            if (!entry.sent && this.pending.has(requestId)) {
+              this.settle(
+                requestId,
+                new PageCommandError(
+                  `page ${page.pageId} is not connected (last seen ${new Date(frame.lastSeen).toISOString()}); call bridge_status for connected pages`,
+                ),
+              );
+            }
+          },
+          Math.min(this.reconnectGraceMs, timeoutMs),
+        );
+        grace.unref();
+      }
+    });
+  }
+
+  private dispatch(entry: Pending, page: Page): void {
+    const frame = page.frames.get(entry.frameId);
+    if (!frame?.stream?.isOpen) return;
+    entry.sent = true;
+    frame.stream.send('command', {
+      requestId: entry.requestId,
+      cmd: entry.cmd,
+      args: entry.args,
+      ...(entry.frameId !== MAIN_FRAME ? { frameId: entry.frameId } : {}),
+    });
+  }
+
+  /** A result posted by a page. Refused when the request was not sent to that page. */
+  resolve(body: ResultBody): void {
+    const entry = this.pending.get(body.requestId);
+    if (!entry)
+      throw new HttpError(
+        404,
+        `no pending request "${body.requestId}" (it finished, timed out or never existed)`,
+        'requestId',
+      );
+    if (entry.pageId !== body.pageId)
+      throw new HttpError(403, `request "${body.requestId}" was not sent to page ${body.pageId}`, 'pageId');
+    if (body.ok) this.settle(body.requestId, undefined, body.result ?? null);
+    else this.settle(body.requestId, new PageCommandError(body.error));
+  }
+
+  private settle(requestId: string, error?: Error, value: Json = null): void {
+    const entry = this.pending.get(requestId);
+    if (!entry) return;
+    this.pending.delete(requestId);
+    clearTimeout(entry.timer);
+    if (error) entry.reject(error);
+    else entry.resolve(value);
+  }
+
+  private frameGone(page: Page, frameId: string): void {
+    for (const entry of [...this.pending.values()]) {
+      if (entry.pageId !== page.pageId || entry.frameId !== frameId || !entry.sent) continue;
+      if (NAVIGATION_COMMANDS.has(entry.cmd)) continue;
+      this.settle(
+        entry.requestId,
+        new PageCommandError(
+          `page ${page.pageId} disconnected while running ${entry.cmd} (the page closed, crashed or reloaded)`,
+        ),
+      );
+    }
+  }
+
+  private frameBack(page: Page, frameId: string): void {
+    const frame = page.frames.get(frameId);
+    for (const entry of [...this.pending.values()]) {
+      if (entry.pageId !== page.pageId || entry.frameId !== frameId) continue;
+      if (entry.sent && NAVIGATION_COMMANDS.has(entry.cmd)) {
+        this.settle(entry.requestId, undefined, { url: frame?.url ?? page.url, reloaded: true });
+      } else if (!entry.sent) {
+        this.dispatch(entry, page);
+      }
+    }
+  }
+
+  private failAll(pageId: string, reason: string): void {
+    for (const entry of [...this.pending.values()])
+      if (entry.pageId === pageId) this.settle(entry.requestId, new PageCommandError(reason));
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  close(): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, new PageCommandError('the bridge is shutting down'));
+  }
+}

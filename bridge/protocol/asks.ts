@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { AgentId, AskId, IsoTime, JsonValue, PageId } from './common.js';
+
+/** Asking the human (DESIGN §6): ask kinds, the `ask` event, answers and outcomes. */
+
+export const AskKind = z.enum([
+  'user_confirm',
+  'user_choose',
+  'user_input',
+  'user_presence',
+  'user_pick_element',
+  /** a dangerous page command waiting for the human's confirmation */
+  'page_command',
+]);
+export type AskKind = z.infer<typeof AskKind>;
+
+export const RejectReason = z.enum(['not_now', 'wrong_approach', 'need_info', 'stop_task', 'other']);
+export type RejectReason = z.infer<typeof RejectReason>;
+
+export const AskStatus = z.enum(['answered', 'rejected', 'timed_out', 'away', 'cancelled']);
+export type AskStatus = z.infer<typeof AskStatus>;
+
+export const DEFAULT_ASK_TIMEOUT_MS = 120_000;
+export const MAX_ASK_TIMEOUT_MS = 3_600_000;
+
+/** The `ask` event on the role=ai stream, and one entry of `state.asks`. */
+export const AskView = z.object({
+  askId: AskId,
+  kind: AskKind,
+  agentId: AgentId,
+  pageId: PageId.optional(),
+  pageUrl: z.string().optional(),
+  prompt: z.string(),
+  choices: z.array(z.string()).optional(),
+  multiple: z.boolean().optional(),
+  defaultValue: z.string().optional(),
+  /** for page_command asks: the command and its arguments */
+  command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
+  createdAt: IsoTime,
+  deadline: IsoTime,
+  remainingMs: z.number().int().nonnegative(),
+  paused: z.boolean(),
+});
+export type AskView = z.infer<typeof AskView>;
+
+/** `ask_update`: the countdown moved (pause/resume) or the ask ended. */
+export const AskUpdate = z.object({
+  askId: AskId,
+  deadline: IsoTime,
+  remainingMs: z.number().int().nonnegative(),
+  paused: z.boolean(),
+  status: z.union([z.literal('open'), AskStatus]),
+});
+export type AskUpdate = z.infer<typeof AskUpdate>;
+
+/** POST /bridge/answer */
+export const AnswerBody = z.object({
+  askId: AskId,
+  action: z.enum(['answer', 'reject', 'pause', 'resume']),
+  value: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
+  reason: RejectReason.optional(),
+  note: z.string().max(10_000).optional(),
+  /** for page_command asks: remember the approval for this page */
+  remember: z.boolean().optional(),
+});
+export type AnswerBody = z.infer<typeof AnswerBody>;
+
+/** The outcome an agent receives, in structuredContent and as JSON text. */
+export const AskOutcome = z.object({
+  askId: AskId,
+  status: AskStatus,
+  value: JsonValue.optional(),
+  note: z.string().optional(),
+  reason: RejectReason.optional(),
+  text: z.string().optional(),
+  hint: z.string(),
+});
+export type AskOutcome = z.infer<typeof AskOutcome>;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * Page commands for page_exec (DESIGN §7): one args schema per command. The page agent validates with the
+ * same schemas before running a command, so both sides agree on every argument.
+ */
+
+/** A ref from the last snapshot (`e12`), `css=<selector>`, or `text=<visible text>`. */
+export const Target = z
+  .string()
+  .min(1)
+  .max(4096)
+  .describe('a ref from page_snapshot (e.g. "e12"), "css=<selector>" or "text=<visible text>"');
+
+const timeoutMs = z.number().int().positive().max(300_000).optional();
+
+export const PageCommands = {
+  'Runtime.evaluate': z.object({
+    expression: z.string().min(1).max(100_000),
+    awaitPromise: z.boolean().optional(),
+  }),
+  'DOM.query': z.object({
+    target: Target,
+    all: z.boolean().optional().describe('every match instead of the first'),
+    limit: z.number().int().positive().max(500).optional(),
+  }),
+  'DOM.getHTML': z.object({ target: Target.optional(), outer: z.boolean().optional() }),
+  'DOM.getText': z.object({ target: Target.optional() }),
+  'Input.click': z.object({ target: Target, button: z.enum(['left', 'middle', 'right']).optional() }),
+  'Input.dblclick': z.object({ target: Target }),
+  'Input.hover': z.object({ target: Target }),
+  'Input.type': z.object({
+    target: Target,
+    text: z.string().max(100_000),
+    submit: z.boolean().optional().describe('press Enter after typing'),
+    clear: z.boolean().optional().describe('clear the field first (default true)'),
+  }),
+  'Input.press': z.object({ key: z.string().min(1).max(64), target: Target.optional() }),
+  'Input.scroll': z.object({
+    target: Target.optional(),
+    x: z.number().optional(),
+    y: z.number().optional(),
+    to: z.enum(['top', 'bottom', 'element']).optional(),
+  }),
+  'Input.select': z.object({ target: Target, values: z.array(z.string()).min(1) }),
+  'Input.check': z.object({ target: Target, checked: z.boolean().optional() }),
+  'Page.navigate': z.object({ url: z.string().min(1).max(8192) }),
+  'Page.reload': z.object({}),
+  'Page.back': z.object({}),
+  'Page.forward': z.object({}),
+  'Page.waitFor': z
+    .object({
+      selector: z.string().max(4096).optional(),
+      text: z.string().max(4096).optional(),
+      gone: z.boolean().optional(),
+      timeoutMs,
+    })
+    .refine((a) => a.selector !== undefined || a.text !== undefined, {
+      message: 'give selector or text',
+      path: ['selector'],
+    }),
+  'Page.layout': z.object({ target: Target.optional() }),
+  'Page.screenshot': z.object({
+    target: Target.optional(),
+    maxWidth: z.number().int().positive().max(4096).optional(),
+  }),
+  'Storage.get': z.object({
+    area: z.enum(['local', 'session', 'cookie']),
+    key: z.string().max(1024).optional(),
+  }),
+  'Storage.set': z.object({
+    area: z.enum(['local', 'session', 'cookie']),
+    key: z.string().min(1).max(1024),
+    value: z.string().max(1_000_000).nullable().describe('null removes the key'),
+  }),
+  /** Internal: the page half of page_snapshot, self_ui, form_fill and user_pick_element. */
+  'Snapshot.take': z.object({ maxDepth: z.number().int().positive().max(200).optional() }),
+  'UI.scan': z.object({}),
+  'UI.fill': z.object({
+    dialog: z.string().max(1024).optional(),
+    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
+    button: z.string().max(1024).optional(),
+  }),
+  'User.pick': z.object({ prompt: z.string().max(2000) }),
+  'User.notify': z.object({ body: z.string().max(4000), title: z.string().max(200).optional() }),
+} as const;
+
+export type PageCommandName = keyof typeof PageCommands;
+export const PAGE_COMMAND_NAMES = Object.keys(PageCommands) as PageCommandName[];
+
+/** Commands agents may call through page_exec (the rest are the page halves of dedicated tools). */
+export const PUBLIC_COMMANDS = PAGE_COMMAND_NAMES.filter(
+  (name) => !/^(Snapshot|UI|User)\./.test(name),
+) as PageCommandName[];
+
+/** Commands whose completion is the new document's claim when the page reloads. */
+export const NAVIGATION_COMMANDS: ReadonlySet<string> = new Set([
+  'Page.navigate',
+  'Page.reload',
+  'Page.back',
+  'Page.forward',
+]);
+
+export function isPageCommand(name: string): name is PageCommandName {
+  return Object.prototype.hasOwnProperty.call(PageCommands, name);
+}
+
+export type PageCommandArgs<N extends PageCommandName> = z.infer<(typeof PageCommands)[N]>;
+
+/** Page results bigger than this are truncated by the page agent, with TRUNCATED_MARK at the cut. */
+export const RESULT_CHAR_LIMIT = 200_000;
+export const TRUNCATED_MARK = '…[truncated by aiti page agent]';

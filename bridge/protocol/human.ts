@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { AgentId, IsoTime, MsgId, PageId } from './common.js';
+import { AskUpdate, AskView } from './asks.js';
+import { InboxCounts, Message, MessageStatus } from './inbox.js';
+import { SessionRow } from './page.js';
+
+/** The human window's stream (GET /bridge/sse?role=ai): a `state` event first, then deltas. */
+
+export const AgentView = z.object({
+  agentId: AgentId,
+  /** the MCP client's name and version, when it said */
+  client: z.string().optional(),
+  online: z.boolean(),
+  transport: z.enum(['streamable', 'stateless', 'stdio', 'unknown']),
+  pageId: PageId.optional(),
+  channels: z.array(z.enum(['channel', 'sampling', 'inbox'])),
+  unread: z.number().int().nonnegative(),
+  lastSeen: IsoTime,
+});
+export type AgentView = z.infer<typeof AgentView>;
+
+export const StateEvent = z.object({
+  version: z.string(),
+  asks: z.array(AskView),
+  agents: z.array(AgentView),
+  pages: z.array(SessionRow),
+  inbox: z.record(z.string(), InboxCounts),
+  /** origins of pages held until the human allows them */
+  heldOrigins: z.array(z.string()),
+  away: z.boolean(),
+});
+export type StateEvent = z.infer<typeof StateEvent>;
+
+export const MessageStatusEvent = z.object({
+  id: MsgId,
+  agentId: AgentId,
+  status: MessageStatus,
+  at: IsoTime,
+});
+export type MessageStatusEvent = z.infer<typeof MessageStatusEvent>;
+
+/** Every event of the role=ai stream, by SSE event name. */
+export const AiEvents = {
+  state: StateEvent,
+  ask: AskView,
+  ask_update: AskUpdate,
+  message: Message,
+  message_status: MessageStatusEvent,
+  agents: z.object({ agents: z.array(AgentView) }),
+  pages: z.object({ pages: z.array(SessionRow), heldOrigins: z.array(z.string()) }),
+  notify: z.object({ agentId: AgentId, title: z.string().optional(), body: z.string(), pageId: PageId.optional() }),
+  ping: z.object({ at: IsoTime }),
+} as const;
+export type AiEventName = keyof typeof AiEvents;
+export type AiEvent = { [K in AiEventName]: { event: K; data: z.infer<(typeof AiEvents)[K]> } }[AiEventName];
+
+export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string() });
+
+/** POST /bridge/presence: the window reports the human present or away (idle). */
+export const PresenceBody = z.object({ away: z.boolean() });

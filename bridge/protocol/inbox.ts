@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { AgentId, IsoTime, JsonValue, MsgId } from './common.js';
+
+/** Inbox messages and the journal (DESIGN §8). */
+
+export const MessageKind = z.enum([
+  'user_message',
+  'user_answer',
+  'page_error',
+  'page_log',
+  'page_network',
+  'agent_note',
+]);
+export type MessageKind = z.infer<typeof MessageKind>;
+
+export const MessageStatus = z.enum(['pending', 'delivered', 'consumed']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const Message = z.object({
+  id: MsgId,
+  kind: MessageKind,
+  from: z.enum(['window', 'page', 'agent']),
+  agentId: AgentId,
+  text: z.string().optional(),
+  payload: JsonValue.optional(),
+  at: IsoTime,
+  status: MessageStatus,
+});
+export type Message = z.infer<typeof Message>;
+
+export const DeliveryChannel = z.enum(['channel', 'sampling', 'inbox']);
+export type DeliveryChannel = z.infer<typeof DeliveryChannel>;
+
+/** Journal lines: a `session` line first, then `message` and `status_change` lines. */
+export const JournalLine = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session'),
+    agentId: AgentId,
+    startedAt: IsoTime,
+    bridgeVersion: z.string(),
+    client: z.string().optional(),
+  }),
+  z.object({ type: z.literal('message'), message: Message }),
+  z.object({
+    type: z.literal('status_change'),
+    id: MsgId,
+    status: MessageStatus,
+    at: IsoTime,
+  }),
+]);
+export type JournalLine = z.infer<typeof JournalLine>;
+
+export const JOURNAL_MAX_BYTES = 2 * 1024 * 1024;
+
+/** POST /bridge/push */
+export const PushBody = z.object({
+  to: z
+    .union([AgentId, z.literal('all')])
+    .optional()
+    .describe('an agent id, or "all" (the default)'),
+  text: z.string().min(1, 'text must not be empty').max(100_000),
+  kind: z.enum(['user_message', 'agent_note']).optional(),
+  ref: z.string().max(256).optional().describe('what the message refers to, e.g. an ask id or a page id'),
+});
+export type PushBody = z.infer<typeof PushBody>;
+
+export const PushAnswer = z.object({
+  delivered: z.array(z.object({ agentId: AgentId, via: DeliveryChannel, msgId: MsgId })),
+});
+export type PushAnswer = z.infer<typeof PushAnswer>;
+
+/** GET /bridge/messages */
+export const MessagesQuery = z.object({
+  agentId: AgentId.optional(),
+  before: z.string().max(128).optional().describe('a message id or ISO time: only older messages'),
+  limit: z.coerce.number().int().positive().max(1000).optional(),
+});
+export type MessagesQuery = z.infer<typeof MessagesQuery>;
+
+export const MessagesAnswer = z.object({
+  messages: z.array(Message),
+  /** pass as `before` for the next (older) page; absent at the end */
+  nextBefore: z.string().optional(),
+});
+export type MessagesAnswer = z.infer<typeof MessagesAnswer>;
+
+export const InboxCounts = z.object({
+  pending: z.number().int().nonnegative(),
+  delivered: z.number().int().nonnegative(),
+  consumed: z.number().int().nonnegative(),
+});
+export type InboxCounts = z.infer<typeof InboxCounts>;
+
+/** GET /bridge/inbox-status: one row per agent. */
+export const InboxStatusRow = z.object({
+  agentId: AgentId,
+  counts: InboxCounts,
+  lastActivity: IsoTime.optional(),
+});
+export const InboxStatusAnswer = z.object({ agents: z.array(InboxStatusRow) });
+export type InboxStatusAnswer = z.infer<typeof InboxStatusAnswer>;
+
+/** aiti_inbox result */
+export const InboxResult = z.object({
+  messages: z.array(Message),
+  queueSize: z.number().int().nonnegative(),
+  acked: z.array(MsgId).optional(),
+  unknownAcks: z.array(z.string()).optional(),
+});
+export type InboxResult = z.infer<typeof InboxResult>;

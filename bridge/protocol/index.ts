@@ -1,0 +1,12 @@
+/**
+ * The wire contract: every shape that crosses a process or trust boundary. Imported by the bridge, the page
+ * agent and the renderer alike, so nothing here may import node: modules or touch the DOM.
+ */
+export * from './common.js';
+export * from './page.js';
+export * from './commands.js';
+export * from './inbox.js';
+export * from './asks.js';
+export * from './human.js';
+export * from './tools.js';
+export * from './format.js';

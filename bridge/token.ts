@@ -1,0 +1,26 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The human's token: the given one, else the one stored in the data dir, else a new one written there (0600). */
+export function loadOrCreateToken(appDir: string, given?: string): string {
+  if (given) return given;
+  const file = join(appDir, 'token');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(appDir, { recursive: true });
+  const token = randomBytes(24).toString('base64url');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimAnswer, CommandEvent, Json } from '../../bridge/protocol/index.js';
+import { onCleanup } from './bridge.js';
+import { SseClient } from './sse.js';
+
+export type CommandHandler = (cmd: string, args: Json, command: CommandEvent) => Json | Promise<Json>;
+
+/**
+ * A page driven by the test instead of a browser: claims over real HTTP, listens on its SSE stream, and posts
+ * results. Used where a test is about the bridge rather than the page agent.
+ */
+export class ScriptedPage {
+  stream?: SseClient;
+  private running = false;
+
+  private constructor(
+    readonly bridgeUrl: string,
+    readonly instanceId: string,
+    readonly claim: ClaimAnswer,
+    private readonly handler: CommandHandler,
+    readonly origin?: string,
+  ) {}
+
+  get pageId(): string {
+    return this.claim.pageId;
+  }
+
+  get secret(): string {
+    return this.claim.secret;
+  }
+
+  static async connect(
+    bridgeUrl: string,
+    options: {
+      instanceId?: string;
+      secret?: string;
+      url?: string;
+      origin?: string;
+      handler?: CommandHandler;
+      frameworks?: string[];
+    } = {},
+  ): Promise<ScriptedPage> {
+    const instanceId = options.instanceId ?? randomUUID();
+    const url = options.url ?? 'http://localhost:3000/';
+    const res = await fetch(`${bridgeUrl}/bridge/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...(options.origin ? { origin: options.origin } : {}) },
+      body: JSON.stringify({
+        instanceId,
+        secret: options.secret,
+        pageKey: url,
+        url,
+        frameworks: options.frameworks ?? [],
+      }),
+    });
+    if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);
+    const claim = (await res.json()) as ClaimAnswer;
+    const page = new ScriptedPage(
+      bridgeUrl,
+      instanceId,
+      claim,
+      options.handler ?? ((cmd) => ({ echo: cmd })),
+      options.origin,
+    );
+    await page.open();
+    onCleanup(() => page.close());
+    return page;
+  }
+
+  /** Opens (or re-opens, as after a reload) the page's command stream. */
+  async open(frameId?: string): Promise<void> {
+    const q = new URLSearchParams({ role: 'page', instanceId: this.instanceId, secret: this.secret });
+    if (frameId) q.set('frameId', frameId);
+    this.stream = await SseClient.open(`${this.bridgeUrl}/bridge/sse?${q}`, this.origin ? { origin: this.origin } : {});
+    await this.stream.next('hello');
+    this.running = true;
+    void this.serve(this.stream);
+  }
+
+  private async serve(stream: SseClient): Promise<void> {
+    while (this.running && stream === this.stream) {
+      let event;
+      try {
+        event = await stream.next('command', 60_000);
+      } catch {
+        continue;
+      }
+      const command = event.data as CommandEvent;
+      try {
+        const result = await this.handler(command.cmd, command.args, command);
+        await this.post({ ok: true, result, requestId: command.requestId });
+      } catch (error) {
+        await this.post({ ok: false, error: (error as Error).message, requestId: command.requestId });
+      }
+    }
+  }
+
+  async post(body: { requestId: string; ok: boolean; result?: Json; error?: string }): Promise<Response> {
+    return fetch(`${this.bridgeUrl}/bridge/result`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ pageId: this.pageId, secret: this.secret, ...body }),
+    });
+  }
+
+  /** Closes the stream, as a tab that closes or navigates away. */
+  close(): void {
+    this.running = false;
+    this.stream?.close();
+  }
+}
