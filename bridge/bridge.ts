@@ -10,6 +10,7 @@ import { findAssetsDir, staticRoutes } from './http/static.js';
 import { HumanHub } from './human/hub.js';
 import { humanRoutes, openHumanStream } from './human/routes.js';
 import { composeState } from './human/state.js';
+import { AgentRegistry } from './agents/registry.js';
 import { createLogger } from './log.js';
 import { PageBuffers } from './pages/buffers.js';
 import { PageEventBus } from './pages/events.js';
@@ -62,9 +63,11 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     buffers: new PageBuffers(),
     pageEvents: new PageEventBus(),
     hub: new HumanHub(() => composeState(context)),
+    agents: new AgentRegistry(config.ttlMs),
     ownOrigins: () => origins,
   };
   watchPages(context);
+  context.agents.onChange(() => context.hub.broadcast('agents', { agents: composeState(context).agents }));
 
   const streams: RouteSetup = (router, bridge, guards) => {
     router.get('/bridge/sse', async (ctx, next) => {
@@ -101,6 +104,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         context.requests.close();
         context.hub.close();
         pages.close();
+        context.agents.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

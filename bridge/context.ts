@@ -1,3 +1,4 @@
+import type { AgentRegistry } from './agents/registry.js';
 import type { BridgeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './human/hub.js';
@@ -20,6 +21,7 @@ export interface BridgeContext {
   buffers: PageBuffers;
   pageEvents: PageEventBus;
   hub: HumanHub;
+  agents: AgentRegistry;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
   ownOrigins: () => string[];
 }

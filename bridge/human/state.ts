@@ -6,7 +6,7 @@ export function composeState(bridge: BridgeContext): StateEvent {
   return {
     version: bridge.version,
     asks: [],
-    agents: [],
+    agents: bridge.agents.all().map((agent) => bridge.agents.view(agent, 0)),
     pages: bridge.pages.sessions(),
     inbox: {},
     heldOrigins: bridge.pages.heldOrigins(),

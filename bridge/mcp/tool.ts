@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolName } from '../protocol/index.js';
+import type { Agent } from '../agents/registry.js';
+import type { BridgeContext } from '../context.js';
+
+/** What a tool handler gets besides its arguments: the bridge, the calling agent, and the call's own channel. */
+export interface ToolCall {
+  bridge: BridgeContext;
+  /** the agent this MCP session speaks for */
+  agent: Agent;
+  /** aborted when the client cancels the call or its session goes away */
+  signal: AbortSignal;
+  /**
+   * Sends notifications/progress on this call's stream; a no-op when the client gave no progress token.
+   * Long waits (asks) call it every few seconds so clients with idle timeouts keep the call.
+   */
+  progress(message: string, progress: number, total?: number): Promise<void>;
+}
+
+/** A tool's answer: `structured` goes to structuredContent and, as JSON, to the text content. */
+export interface ToolResult {
+  structured: Record<string, unknown>;
+  /** a one-line human summary put before the JSON, when helpful */
+  summary?: string;
+}
+
+/**
+ * One MCP tool (one per file, Playwright-MCP style). Handlers never format errors: they throw, and the one
+ * dispatcher turns the error (or a zod failure naming the field) into an `isError` result.
+ */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: S;
+  annotations?: ToolAnnotations;
+  handle(args: z.infer<S>, call: ToolCall): Promise<ToolResult>;
+}
+
+/** Keeps the schema's type through the flat registry array. */
+export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool;
+}
+
+/** An error whose message is written for the agent (what was wrong, and what to do next). */
+export class ToolError extends Error {}
