@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, release } from 'node:os';
+
+/** One measured number, with its target when the issue sets one. */
+export interface BenchRow {
+  group: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** e.g. "< 300 ms" */
+  target?: string;
+  met?: boolean;
+  note?: string;
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? NaN;
+}
+
+export function round(value: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return 'not found';
+  }
+}
+
+export function machine(): Record<string, string> {
+  const cpu = cpus();
+  return {
+    cpu: `${cpu[0]?.model ?? 'unknown'} × ${cpu.length}`,
+    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    os: `${process.platform} ${release()}`,
+    node: process.version,
+    chromium: chromiumVersion(),
+    date: new Date().toISOString(),
+  };
+}
+
+/** Writes docs/performance.json and the Markdown table in docs/PERFORMANCE.md. */
+export function writeReport(rows: BenchRow[], notes: string[]): void {
+  mkdirSync('docs', { recursive: true });
+  const env = machine();
+  writeFileSync('docs/performance.json', JSON.stringify({ machine: env, rows }, null, 2) + '\n');
+  const lines = [
+    '# Performance',
+    '',
+    'Written by `npm run bench` (not part of `npm test`). Every number below was measured in one run on this machine:',
+    '',
+    ...Object.entries(env).map(([k, v]) => `- ${k}: ${v}`),
+    '',
+    '| group | measure | value | target | met |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.group} | ${r.name}${r.note ? ` — ${r.note}` : ''} | ${r.value} ${r.unit} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
+    ),
+    '',
+    ...(notes.length ? ['## Notes', '', ...notes.map((n) => `- ${n}`), ''] : []),
+  ];
+  writeFileSync('docs/PERFORMANCE.md', lines.join('\n'));
+}
