@@ -5,6 +5,7 @@
 export * from './common.js';
 export * from './page.js';
 export * from './commands.js';
+export * from './snapshot.js';
 export * from './inbox.js';
 export * from './asks.js';
 export * from './human.js';

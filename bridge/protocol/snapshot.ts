@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { FrameId } from './common.js';
+
+/** Result shapes of the page halves of page_snapshot, self_ui, form_fill and user_pick_element. */
+
+export const Viewport = z.object({
+  width: z.number(),
+  height: z.number(),
+  scrollX: z.number(),
+  scrollY: z.number(),
+  devicePixelRatio: z.number(),
+  /** full document size */
+  documentWidth: z.number(),
+  documentHeight: z.number(),
+});
+export type Viewport = z.infer<typeof Viewport>;
+
+/** A cross-origin iframe is not inlined: snapshot it with its frameId. */
+export const SnapshotFrame = z.object({ frameId: FrameId.optional(), url: z.string(), title: z.string().optional() });
+export type SnapshotFrame = z.infer<typeof SnapshotFrame>;
+
+/** Snapshot.take: one line per meaningful node, indented by depth: `e12 button "Save" [disabled]`. */
+export const SnapshotResult = z.object({
+  url: z.string(),
+  title: z.string(),
+  viewport: Viewport,
+  frameworks: z.array(z.string()),
+  /** the outline; every actionable element starts with its ref */
+  outline: z.string(),
+  /** how many refs the outline carries */
+  refs: z.number().int().nonnegative(),
+  /** iframes the outline could not inline (cross-origin) */
+  frames: z.array(SnapshotFrame),
+  truncated: z.boolean().optional(),
+});
+export type SnapshotResult = z.infer<typeof SnapshotResult>;
+
+export const SourceLocation = z.object({
+  file: z.string(),
+  line: z.number().int().positive().optional(),
+  column: z.number().int().positive().optional(),
+  /** where it came from: data-source, react, vue, svelte */
+  via: z.string(),
+});
+export type SourceLocation = z.infer<typeof SourceLocation>;
+
+export const UiField = z.object({
+  label: z.string(),
+  name: z.string().optional(),
+  selector: z.string(),
+  ref: z.string(),
+  type: z.string(),
+  value: z.union([z.string(), z.boolean(), z.array(z.string())]),
+  required: z.boolean(),
+  disabled: z.boolean().optional(),
+  placeholder: z.string().optional(),
+  options: z.array(z.string()).optional(),
+});
+export type UiField = z.infer<typeof UiField>;
+
+export const UiButton = z.object({
+  label: z.string(),
+  selector: z.string(),
+  ref: z.string(),
+  type: z.string().optional(),
+  disabled: z.boolean().optional(),
+});
+export type UiButton = z.infer<typeof UiButton>;
+
+export const UiSurface = z.object({
+  kind: z.enum(['dialog', 'form']),
+  title: z.string(),
+  selector: z.string(),
+  ref: z.string(),
+  modal: z.boolean().optional(),
+  fields: z.array(UiField),
+  buttons: z.array(UiButton),
+});
+export type UiSurface = z.infer<typeof UiSurface>;
+
+/** UI.scan: open dialogs (topmost last) and visible forms outside them. */
+export const UiScanResult = z.object({ url: z.string(), dialogs: z.array(UiSurface), forms: z.array(UiSurface) });
+export type UiScanResult = z.infer<typeof UiScanResult>;
+
+/** UI.fill: what was filled, and the button clicked after. */
+export const UiFillResult = z.object({
+  scope: z.string(),
+  filled: z.array(
+    z.object({
+      field: z.string(),
+      selector: z.string(),
+      value: z.union([z.string(), z.boolean(), z.array(z.string())]),
+    }),
+  ),
+  clicked: z.string().optional(),
+  /** after the click: whether the dialog that was filled is still open */
+  dialogOpen: z.boolean().optional(),
+});
+export type UiFillResult = z.infer<typeof UiFillResult>;
+
+export const Rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export type Rect = z.infer<typeof Rect>;
+
+/** User.pick: the element the human clicked, or a cancellation. */
+export const PickResult = z.discriminatedUnion('picked', [
+  z.object({
+    picked: z.literal(true),
+    selector: z.string(),
+    ref: z.string(),
+    tag: z.string(),
+    role: z.string().optional(),
+    name: z.string().optional(),
+    text: z.string(),
+    rect: Rect,
+    source: SourceLocation.optional(),
+  }),
+  z.object({ picked: z.literal(false), reason: z.enum(['cancelled', 'replaced', 'timeout']) }),
+]);
+export type PickResult = z.infer<typeof PickResult>;
