@@ -11,6 +11,8 @@ import { HumanHub } from './human/hub.js';
 import { humanRoutes, openHumanStream } from './human/routes.js';
 import { composeState } from './human/state.js';
 import { AgentRegistry } from './agents/registry.js';
+import { Asks } from './asks/asks.js';
+import { askRoutes } from './asks/routes.js';
 import { createLogger } from './log.js';
 import { PageBuffers } from './pages/buffers.js';
 import { PageEventBus } from './pages/events.js';
@@ -64,6 +66,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     pageEvents: new PageEventBus(),
     hub: new HumanHub(() => composeState(context)),
     agents: new AgentRegistry(config.ttlMs),
+    asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
     ownOrigins: () => origins,
   };
   watchPages(context);
@@ -81,6 +84,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     pageRoutes,
     streams,
     (router, bridge, guards) => humanRoutes(router, bridge, guards.window),
+    askRoutes,
     (router: Router) => staticRoutes(router, findAssetsDir()),
   ];
   const app = createApp(context, setups);
@@ -101,6 +105,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     context,
     close: () =>
       (closing ??= (async () => {
+        context.asks.close();
         context.requests.close();
         context.hub.close();
         pages.close();

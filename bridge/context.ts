@@ -1,4 +1,5 @@
 import type { AgentRegistry } from './agents/registry.js';
+import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './human/hub.js';
@@ -22,6 +23,8 @@ export interface BridgeContext {
   pageEvents: PageEventBus;
   hub: HumanHub;
   agents: AgentRegistry;
+  /** open questions to the human, their countdowns, and the human's presence */
+  asks: Asks;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
   ownOrigins: () => string[];
 }

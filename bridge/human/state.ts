@@ -5,11 +5,11 @@ import type { BridgeContext } from '../context.js';
 export function composeState(bridge: BridgeContext): StateEvent {
   return {
     version: bridge.version,
-    asks: [],
+    asks: bridge.asks.views(),
     agents: bridge.agents.all().map((agent) => bridge.agents.view(agent, 0)),
     pages: bridge.pages.sessions(),
     inbox: {},
     heldOrigins: bridge.pages.heldOrigins(),
-    away: false,
+    away: bridge.asks.away,
   };
 }

@@ -49,6 +49,8 @@ export const AiEvents = {
   agents: z.object({ agents: z.array(AgentView) }),
   pages: z.object({ pages: z.array(SessionRow), heldOrigins: z.array(z.string()) }),
   notify: z.object({ agentId: AgentId, title: z.string().optional(), body: z.string(), pageId: PageId.optional() }),
+  /** the human was marked away or back (user_presence answer, or the window reporting idle) */
+  presence: z.object({ away: z.boolean() }),
   ping: z.object({ at: IsoTime }),
 } as const;
 export type AiEventName = keyof typeof AiEvents;

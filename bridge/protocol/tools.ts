@@ -5,6 +5,10 @@ import { AgentId, AskId, FrameId, IsoTime, JsonValue, MsgId, PageId } from './co
 
 const pageId = PageId.optional().describe('target page; optional when one page is connected or aiti_hello bound one');
 const asyncFlag = z.boolean().optional().describe('return {askId} at once; the outcome arrives in aiti_inbox');
+const waitFlag = z
+  .boolean()
+  .optional()
+  .describe('wait for the human even when they are marked away (otherwise the answer is "away" at once)');
 const timeoutMs = z
   .number()
   .int()
@@ -44,8 +48,8 @@ export const ToolInputs = {
     button: z.string().optional().describe('a button label or target to click after filling'),
   }),
   file_stat: z.object({ path: z.string().min(1).describe('an absolute path') }),
-  user_pick_element: z.object({ pageId, prompt: z.string().min(1), timeoutMs }),
-  user_confirm: z.object({ pageId, prompt: z.string().min(1), async: asyncFlag, timeoutMs }),
+  user_pick_element: z.object({ pageId, prompt: z.string().min(1), timeoutMs, wait: waitFlag }),
+  user_confirm: z.object({ pageId, prompt: z.string().min(1), async: asyncFlag, timeoutMs, wait: waitFlag }),
   user_choose: z.object({
     pageId,
     prompt: z.string().min(1),
@@ -53,6 +57,7 @@ export const ToolInputs = {
     multiple: z.boolean().optional(),
     async: asyncFlag,
     timeoutMs,
+    wait: waitFlag,
   }),
   user_input: z.object({
     pageId,
@@ -60,6 +65,7 @@ export const ToolInputs = {
     defaultValue: z.string().optional(),
     async: asyncFlag,
     timeoutMs,
+    wait: waitFlag,
   }),
   user_presence: z.object({
     pageId,

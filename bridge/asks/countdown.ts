@@ -1,0 +1,84 @@
+/** Time as the countdown sees it; tests pass a clock they move by hand. */
+export interface Clock {
+  now(): number;
+  /** runs `fn` after `ms`; returns the function that cancels it */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * The server-side countdown of one ask. The window and the agent both read it, so they see the same remaining
+ * time. Pausing freezes the remaining time; resuming starts it again from there, so the deadline moves later.
+ */
+export class Countdown {
+  private deadlineAt: number;
+  private frozenMs: number | undefined;
+  private cancelTimer: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    durationMs: number,
+    private readonly onExpire: () => void,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.deadlineAt = clock.now() + durationMs;
+    this.arm();
+  }
+
+  get paused(): boolean {
+    return this.frozenMs !== undefined;
+  }
+
+  remainingMs(): number {
+    if (this.frozenMs !== undefined) return this.frozenMs;
+    return Math.max(0, this.deadlineAt - this.clock.now());
+  }
+
+  /** When the time runs out if nobody pauses again; while paused, as if resumed now. */
+  deadline(): number {
+    return this.frozenMs !== undefined ? this.clock.now() + this.frozenMs : this.deadlineAt;
+  }
+
+  pause(): void {
+    if (this.stopped || this.frozenMs !== undefined) return;
+    this.frozenMs = this.remainingMs();
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+  }
+
+  resume(): void {
+    if (this.stopped || this.frozenMs === undefined) return;
+    this.deadlineAt = this.clock.now() + this.frozenMs;
+    this.frozenMs = undefined;
+    this.arm();
+  }
+
+  /** The ask ended: the countdown never fires again. */
+  stop(): void {
+    this.stopped = true;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+  }
+
+  private arm(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = this.clock.setTimer(
+      () => {
+        if (this.stopped || this.frozenMs !== undefined) return;
+        // A timer may fire a little early; wait out the rest rather than end the ask before its deadline.
+        if (this.deadlineAt > this.clock.now()) return this.arm();
+        this.stopped = true;
+        this.onExpire();
+      },
+      Math.max(0, this.deadlineAt - this.clock.now()),
+    );
+  }
+}

@@ -1,0 +1,40 @@
+import type { AskOutcome, AskUpdate } from '../protocol/index.js';
+import type { ToolCall } from '../mcp/tool.js';
+import type { Ask } from './asks.js';
+
+/** Clients drop a silent call after a while (Claude Code: 300 s); a progress note this often keeps it. */
+export const PROGRESS_EVERY_MS = 5_000;
+
+/**
+ * Holds a tool call until the human ends the ask. Sends notifications/progress at once, every few seconds and
+ * whenever the human pauses or resumes, with the remaining time in the message. A call that is cancelled (or
+ * whose client goes away) withdraws the ask.
+ */
+export async function waitForHuman(call: ToolCall, ask: Ask, everyMs = PROGRESS_EVERY_MS): Promise<AskOutcome> {
+  const asks = call.bridge.asks;
+  let tick = 0;
+  const report = (update?: AskUpdate) => {
+    if (ask.ended) return;
+    const remaining = update?.remainingMs ?? ask.countdown.remainingMs();
+    const paused = update?.paused ?? ask.countdown.paused;
+    const seconds = Math.ceil(remaining / 1000);
+    const message = paused
+      ? `${ask.askId}: paused by the human with ${seconds} s left; the countdown resumes when they resume`
+      : `${ask.askId}: waiting for the human to answer, ${seconds} s left`;
+    call.progress(message, ++tick).catch(() => undefined);
+  };
+  const onAbort = () => asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected');
+  if (call.signal.aborted) onAbort();
+  call.signal.addEventListener('abort', onAbort, { once: true });
+  const unwatch = asks.watch(ask, report);
+  const timer = setInterval(report, everyMs);
+  timer.unref();
+  report();
+  try {
+    return await ask.outcome;
+  } finally {
+    clearInterval(timer);
+    unwatch();
+    call.signal.removeEventListener('abort', onAbort);
+  }
+}
