@@ -9,6 +9,8 @@ import { createApp, type RouteSetup } from './http/app.js';
 import { findAssetsDir, staticRoutes } from './http/static.js';
 import { HumanHub } from './human/hub.js';
 import { humanRoutes, openHumanStream } from './human/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
+import { openInbox, watchInbox } from './inbox/setup.js';
 import { composeState } from './human/state.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
@@ -58,6 +60,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     appDir,
     token,
     version: bridgeVersion(),
+    // replays the journal before the bridge listens
+    inbox: openInbox({ appDir, version: bridgeVersion(), log }),
     startedAt: Date.now(),
     log,
     pages,
@@ -70,6 +74,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     ownOrigins: () => origins,
   };
   watchPages(context);
+  const stopInbox = watchInbox(context);
   context.agents.onChange(() => context.hub.broadcast('agents', { agents: composeState(context).agents }));
 
   const streams: RouteSetup = (router, bridge, guards) => {
@@ -84,6 +89,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     pageRoutes,
     streams,
     (router, bridge, guards) => humanRoutes(router, bridge, guards.window),
+    inboxRoutes,
     askRoutes,
     (router: Router) => staticRoutes(router, findAssetsDir()),
   ];
@@ -114,6 +120,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        stopInbox();
+        context.inbox.close();
       })()),
   };
 }

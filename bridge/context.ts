@@ -3,6 +3,7 @@ import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './human/hub.js';
+import type { Inbox } from './inbox/inbox.js';
 import type { PageBuffers } from './pages/buffers.js';
 import type { PageEventBus } from './pages/events.js';
 import type { PageRegistry } from './pages/registry.js';
@@ -23,6 +24,8 @@ export interface BridgeContext {
   pageEvents: PageEventBus;
   hub: HumanHub;
   agents: AgentRegistry;
+  /** every agent's messages and the durable journal behind them */
+  inbox: Inbox;
   /** open questions to the human, their countdowns, and the human's presence */
   asks: Asks;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */

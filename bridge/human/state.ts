@@ -6,9 +6,9 @@ export function composeState(bridge: BridgeContext): StateEvent {
   return {
     version: bridge.version,
     asks: bridge.asks.views(),
-    agents: bridge.agents.all().map((agent) => bridge.agents.view(agent, 0)),
+    agents: bridge.agents.all().map((agent) => bridge.agents.view(agent, bridge.inbox.unread(agent.agentId))),
     pages: bridge.pages.sessions(),
-    inbox: {},
+    inbox: bridge.inbox.countsByAgent(),
     heldOrigins: bridge.pages.heldOrigins(),
     away: bridge.asks.away,
   };

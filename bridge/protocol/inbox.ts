@@ -23,6 +23,8 @@ export const Message = z.object({
   agentId: AgentId,
   text: z.string().optional(),
   payload: JsonValue.optional(),
+  /** what the message refers to (an ask id for a user_answer, a page id …), when it refers to something */
+  ref: z.string().max(256).optional(),
   at: IsoTime,
   status: MessageStatus,
 });

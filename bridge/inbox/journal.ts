@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { AgentId, JOURNAL_MAX_BYTES, JournalLine } from '../protocol/index.js';
+import type { Logger } from '../log.js';
+
+export interface JournalOptions {
+  /** `<dataDir>/aiti-bridge/sessions` */
+  dir: string;
+  bridgeVersion: string;
+  log: Logger;
+  /** injectable for tests of the day boundary */
+  now?: () => Date;
+  maxBytes?: number;
+}
+
+interface JournalFile {
+  path: string;
+  fd: number;
+  size: number;
+  /** UTC day of the file, YYYY-MM-DD */
+  day: string;
+}
+
+/** One line read back on start, in file order. */
+export interface ReplayedLine {
+  agentId: string;
+  line: JournalLine;
+}
+
+/**
+ * The append-only JSONL journal (DESIGN §8): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
+ * then `message` and `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
+ *
+ * Durability is a group commit: `append` writes its line at once (so file order is call order) and resolves after
+ * the next fsync of that file; all appends that arrive while one fsync runs share the following one.
+ */
+export class Journal {
+  private readonly files = new Map<string, JournalFile>();
+  /** newest file time per agent, so file names sort in writing order even when the clock stands still */
+  private readonly lastStamp = new Map<string, number>();
+  private readonly dirty = new Set<number>();
+  private readonly retired = new Set<number>();
+  private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  private flushing = false;
+  private readonly now: () => Date;
+  private readonly maxBytes: number;
+
+  constructor(private readonly options: JournalOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES;
+    mkdirSync(options.dir, { recursive: true });
+  }
+
+  /** Appends one line to the agent's current file; resolves once it is on disk. */
+  append(agentId: string, line: JournalLine): Promise<void> {
+    try {
+      const text = JSON.stringify(line) + '\n';
+      const bytes = Buffer.byteLength(text);
+      const file = this.fileFor(agentId, bytes);
+      this.write(file, text);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Reads every journal, oldest file first. A torn or corrupt line is skipped with a warning naming file and line. */
+  replay(): ReplayedLine[] {
+    const out: ReplayedLine[] = [];
+    for (const agentId of this.agentDirs()) {
+      const agentDir = join(this.options.dir, agentId);
+      let names: string[];
+      try {
+        names = readdirSync(agentDir)
+          .filter((n) => n.endsWith('.jsonl'))
+          .sort();
+      } catch (error) {
+        this.options.log.warn(`journal: cannot list ${agentDir}: ${(error as Error).message}; skipped`);
+        continue;
+      }
+      for (const name of names) {
+        const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
+        if (Number.isFinite(stamp)) this.lastStamp.set(agentId, Math.max(stamp, this.lastStamp.get(agentId) ?? 0));
+        this.replayFile(join(agentDir, name), agentId, out);
+      }
+    }
+    return out;
+  }
+
+  private agentDirs(): string[] {
+    try {
+      return readdirSync(this.options.dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && AgentId.safeParse(entry.name).success)
+        .map((entry) => entry.name);
+    } catch (error) {
+      this.options.log.warn(`journal: cannot list ${this.options.dir}: ${(error as Error).message}; starting empty`);
+      return [];
+    }
+  }
+
+  private replayFile(path: string, agentId: string, out: ReplayedLine[]): void {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      this.options.log.warn(`journal: cannot read ${path}: ${(error as Error).message}; skipped`);
+      return;
+    }
+    const lines = text.split('\n');
+    const complete = text.endsWith('\n');
+    if (complete || lines[lines.length - 1] === '') lines.pop();
+    lines.forEach((raw, index) => {
+      if (!raw.trim()) return;
+      let parsed: JournalLine | undefined;
+      try {
+        const result = JournalLine.safeParse(JSON.parse(raw));
+        if (result.success) parsed = result.data;
+      } catch {
+        // reported below
+      }
+      if (parsed) {
+        out.push({ agentId, line: parsed });
+        return;
+      }
+      const torn = index === lines.length - 1 && !complete;
+      this.options.log.warn(
+        `journal: ${torn ? 'torn last line' : 'unreadable line'} ${index + 1} of ${path} skipped` +
+          (torn ? ' (the bridge stopped while writing it)' : ''),
+      );
+    });
+  }
+
+  private fileFor(agentId: string, bytes: number): JournalFile {
+    const now = this.now();
+    const day = now.toISOString().slice(0, 10);
+    const current = this.files.get(agentId);
+    if (current && current.day === day && (current.size + bytes <= this.maxBytes || current.size === 0)) return current;
+    if (current) this.retire(current);
+    const file = this.open(agentId, now, day);
+    this.files.set(agentId, file);
+    const session: JournalLine = {
+      type: 'session',
+      agentId,
+      startedAt: now.toISOString(),
+      bridgeVersion: this.options.bridgeVersion,
+    };
+    this.write(file, JSON.stringify(session) + '\n');
+    return file;
+  }
+
+  private open(agentId: string, now: Date, day: string): JournalFile {
+    const agentDir = join(this.options.dir, agentId);
+    mkdirSync(agentDir, { recursive: true });
+    const stamp = Math.max(now.getTime(), (this.lastStamp.get(agentId) ?? 0) + 1);
+    this.lastStamp.set(agentId, stamp);
+    // ':' is not allowed in Windows file names, so the time reads 2026-11-30T18-27-32.123Z
+    const name = `${new Date(stamp).toISOString().replace(/:/g, '-')}_${randomUUID()}.jsonl`;
+    const path = join(agentDir, name);
+    const fd = openSync(path, 'a', 0o600);
+    syncDir(agentDir);
+    syncDir(this.options.dir);
+    return { path, fd, size: 0, day };
+  }
+
+  private write(file: JournalFile, text: string): void {
+    const buffer = Buffer.from(text);
+    let offset = 0;
+    while (offset < buffer.length) offset += writeSync(file.fd, buffer, offset);
+    file.size += buffer.length;
+    this.dirty.add(file.fd);
+  }
+
+  /** A file that will get no more lines: closed after its last fsync. */
+  private retire(file: JournalFile): void {
+    if (this.dirty.has(file.fd)) this.retired.add(file.fd);
+    else closeSync(file.fd);
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.waiters.length) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      const fds = [...this.dirty];
+      this.dirty.clear();
+      try {
+        await Promise.all(fds.map(fsyncAsync));
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        const reason = new Error(`journal: could not write to disk: ${(error as Error).message}`);
+        for (const waiter of waiters) waiter.reject(reason);
+      }
+      for (const fd of fds) {
+        if (this.retired.has(fd) && !this.dirty.has(fd)) {
+          this.retired.delete(fd);
+          closeSync(fd);
+        }
+      }
+    }
+    this.flushing = false;
+  }
+
+  /** The files currently written to, by agent (for tests and status). */
+  currentFile(agentId: string): string | undefined {
+    return this.files.get(agentId)?.path;
+  }
+
+  close(): void {
+    for (const file of this.files.values()) {
+      try {
+        fsyncSync(file.fd);
+        closeSync(file.fd);
+      } catch {
+        // already closed
+      }
+    }
+    this.files.clear();
+    for (const fd of this.retired) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    this.retired.clear();
+  }
+}
+
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** Makes a new file's directory entry durable too; not possible on every platform, so best effort. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Windows cannot open a directory
+  }
+}

@@ -1,0 +1,113 @@
+import type { Json } from '../protocol/index.js';
+import type { PageEventKind } from '../agents/registry.js';
+import type { BridgeContext } from '../context.js';
+import type { PageEvent } from '../pages/events.js';
+
+/** Entries gathered this long become one inbox message per (agent, page, kind). */
+export const PAGE_EVENT_BATCH_MS = 1000;
+/** entries kept in one message; the rest are counted as `dropped` (page_logs/page_network have them all) */
+export const PAGE_EVENT_BATCH_MAX = 20;
+/** an agent with this many unread messages gets no page events until it reads its inbox */
+export const PAGE_EVENT_UNREAD_MAX = 50;
+
+const KINDS = new Set<string>(['page_error', 'page_log', 'page_network']);
+
+interface Batch {
+  agentId: string;
+  pageId: string;
+  kind: PageEventKind;
+  entries: Json[];
+  dropped: number;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Page events for agents that subscribed with aiti_hello: only errors, console warnings/errors and failed
+ * requests (the full streams stay in page_logs / page_network), gathered into one message per second per page and
+ * kind, and held back while an agent already has many unread messages. Only online agents get them.
+ */
+export function subscribePageEvents(bridge: BridgeContext): () => void {
+  const batches = new Map<string, Batch>();
+  const flush = (key: string) => {
+    const batch = batches.get(key);
+    if (!batch) return;
+    batches.delete(key);
+    if (bridge.inbox.unread(batch.agentId) >= PAGE_EVENT_UNREAD_MAX) return;
+    const total = batch.entries.length + batch.dropped;
+    const first = describe(batch.kind, batch.entries[0]);
+    void bridge.inbox
+      .add(batch.agentId, {
+        kind: batch.kind,
+        from: 'page',
+        text: `${total} ${LABEL[batch.kind]}${total === 1 ? '' : 's'} on page ${batch.pageId}${first ? `: ${first}` : ''}`,
+        payload: { pageId: batch.pageId, entries: batch.entries, dropped: batch.dropped },
+        ref: batch.pageId,
+      })
+      .catch((error: Error) => bridge.log.warn(`inbox: page event for ${batch.agentId} not stored: ${error.message}`));
+  };
+
+  const off = bridge.pageEvents.on((event: PageEvent) => {
+    if (!KINDS.has(event.type)) return;
+    const kind = event.type as PageEventKind;
+    const entries = (Array.isArray(event.payload) ? event.payload : [event.payload]).filter((e) =>
+      worthTelling(kind, e),
+    );
+    if (!entries.length) return;
+    for (const agent of bridge.agents.all()) {
+      if (!agent.subEvents.has(kind) || !bridge.agents.isOnline(agent)) continue;
+      if (agent.pageId && agent.pageId !== event.pageId) continue;
+      const key = `${agent.agentId}\n${event.pageId}\n${kind}`;
+      let batch = batches.get(key);
+      if (!batch) {
+        batch = {
+          agentId: agent.agentId,
+          pageId: event.pageId,
+          kind,
+          entries: [],
+          dropped: 0,
+          timer: setTimeout(() => flush(key), PAGE_EVENT_BATCH_MS),
+        };
+        batch.timer.unref();
+        batches.set(key, batch);
+      }
+      for (const entry of entries) {
+        if (batch.entries.length < PAGE_EVENT_BATCH_MAX) batch.entries.push(entry);
+        else batch.dropped++;
+      }
+    }
+  });
+
+  return () => {
+    off();
+    for (const batch of batches.values()) clearTimeout(batch.timer);
+    batches.clear();
+  };
+}
+
+const LABEL: Record<PageEventKind, string> = {
+  page_error: 'page error',
+  page_log: 'console warning/error',
+  page_network: 'failed request',
+};
+
+function field(entry: Json | undefined, name: string): Json | undefined {
+  return entry && typeof entry === 'object' && !Array.isArray(entry) ? entry[name] : undefined;
+}
+
+/** Console warnings and errors, failed requests, every page error. */
+function worthTelling(kind: PageEventKind, entry: Json): boolean {
+  if (kind === 'page_log') {
+    const level = field(entry, 'level');
+    return level === 'warn' || level === 'error';
+  }
+  if (kind === 'page_network') return field(entry, 'ok') === false || field(entry, 'error') !== undefined;
+  return true;
+}
+
+function describe(kind: PageEventKind, entry: Json | undefined): string {
+  const text =
+    kind === 'page_network'
+      ? `${String(field(entry, 'method') ?? '')} ${String(field(entry, 'url') ?? '')} → ${String(field(entry, 'status') ?? '')}`
+      : String(field(entry, kind === 'page_log' ? 'text' : 'message') ?? '');
+  return text.length > 160 ? text.slice(0, 157) + '…' : text;
+}

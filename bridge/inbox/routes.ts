@@ -1,0 +1,53 @@
+import type { Router } from '@koa/router';
+import { MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
+import type { BridgeContext } from '../context.js';
+import type { Guards } from '../http/app.js';
+import { readBody, readQuery } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
+import { deliver } from './delivery.js';
+
+/** The human's side of the inbox (DESIGN §4): push, history, status. All need the window guard. */
+export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guards): void {
+  router.post('/bridge/push', guards.window, async (ctx) => {
+    const body = await readBody(ctx, PushBody);
+    const targets = pushTargets(bridge, body.to ?? 'all');
+    const draft = {
+      kind: body.kind ?? 'user_message',
+      from: 'window' as const,
+      text: body.text,
+      ...(body.ref ? { ref: body.ref } : {}),
+    };
+    const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft)));
+    const answer: PushAnswer = { delivered };
+    ctx.body = answer;
+  });
+
+  router.get('/bridge/messages', guards.window, (ctx) => {
+    const query = readQuery(ctx, MessagesQuery);
+    ctx.body = bridge.inbox.history(query);
+  });
+
+  router.get('/bridge/inbox-status', guards.window, (ctx) => {
+    ctx.body = bridge.inbox.status();
+  });
+}
+
+/**
+ * "all" means every agent the bridge knows now (online, or offline within the TTL); a named agent must be known
+ * to the registry or have an inbox, so a typo is not silently stored for nobody.
+ */
+function pushTargets(bridge: BridgeContext, to: string): string[] {
+  const known = bridge.agents.all().map((a) => a.agentId);
+  if (to === 'all') {
+    if (!known.length) {
+      throw new HttpError(409, 'no agent is connected, so "all" reaches nobody; nothing was stored', 'to');
+    }
+    return known;
+  }
+  if (known.includes(to) || bridge.inbox.agentIds().includes(to)) return [to];
+  throw new HttpError(
+    404,
+    `no agent "${to}"; known agents: ${[...new Set([...known, ...bridge.inbox.agentIds()])].join(', ') || 'none'} — or send to "all"`,
+    'to',
+  );
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import type { BridgeContext } from '../context.js';
+import type { Logger } from '../log.js';
+import { Inbox } from './inbox.js';
+import { Journal } from './journal.js';
+import { subscribePageEvents } from './page-events.js';
+
+/** Opens the journal under `<appDir>/sessions` and replays it into a fresh inbox (call before listening). */
+export function openInbox(options: { appDir: string; version: string; log: Logger; now?: () => Date }): Inbox {
+  const journal = new Journal({
+    dir: join(options.appDir, 'sessions'),
+    bridgeVersion: options.version,
+    log: options.log.child('journal'),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const inbox = new Inbox(journal, options.now);
+  inbox.replay();
+  return inbox;
+}
+
+/** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */
+export function watchInbox(bridge: BridgeContext): () => void {
+  const refreshAgents = () =>
+    bridge.hub.broadcast('agents', {
+      agents: bridge.agents.all().map((a) => bridge.agents.view(a, bridge.inbox.unread(a.agentId))),
+    });
+  const off = bridge.inbox.onEvent((event) => {
+    if (event.type === 'message') bridge.hub.broadcast('message', event.message);
+    else
+      bridge.hub.broadcast('message_status', {
+        id: event.id,
+        agentId: event.agentId,
+        status: event.status,
+        at: event.at,
+      });
+    if (bridge.agents.get(event.type === 'message' ? event.message.agentId : event.agentId)) refreshAgents();
+  });
+  const stopPageEvents = subscribePageEvents(bridge);
+  return () => {
+    off();
+    stopPageEvents();
+  };
+}
