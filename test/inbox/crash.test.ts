@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Journal } from '../../bridge/inbox/journal.js';
+import { Inbox } from '../../bridge/inbox/inbox.js';
+import { createLogger } from '../../bridge/log.js';
+import type { Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
+import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+
+const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
+const TOKEN = 'crash-test-token';
+
+/** A real bridge in a child process; resolves with its URL once it printed it on stderr. */
+async function spawnBridge(dataDir: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir, '--token', TOKEN], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, AITI_LOG: 'warn' },
+  });
+  onCleanup(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bridge did not start; stderr: ${stderr}`)), 30_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (found?.[1]) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`bridge exited with ${code}; stderr: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr };
+}
+
+async function allMessages(url: string, agentId: string): Promise<Message[]> {
+  const out: Message[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const query = `agentId=${agentId}&limit=1000${before ? `&before=${before}` : ''}`;
+    const page = await http(`${url}/bridge/messages?${query}`, { token: TOKEN });
+    expect(page.status).toBe(200);
+    const body = page.body as MessagesAnswer;
+    out.push(...body.messages);
+    if (!body.nextBefore) return out;
+    before = body.nextBefore;
+  }
+}
+
+describe('a bridge killed with SIGKILL', () => {
+  it('keeps every push it answered with a 2xx, pending again after the restart', async () => {
+    const dataDir = tempDir();
+    // an agent the bridge knows from its journal, so pushes to it are accepted without an MCP session
+    const seed = new Inbox(
+      new Journal({
+        dir: join(dataDir, 'aiti-bridge', 'sessions'),
+        bridgeVersion: 'seed',
+        log: createLogger('seed', 'silent'),
+      }),
+    );
+    const delivered = await seed.add('claude', { kind: 'user_message', from: 'window', text: 'seen before the crash' });
+    await seed.take('claude');
+    const consumed = await seed.add('claude', { kind: 'user_message', from: 'window', text: 'acked before the crash' });
+    await seed.ack('claude', [consumed.id]);
+    seed.close();
+
+    const first = await spawnBridge(dataDir);
+    const acknowledged: string[] = [];
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const res = await http(`${first.url}/bridge/push`, {
+            token: TOKEN,
+            body: { to: 'claude', text: `push ${w}.${i}` },
+          });
+          if (res.status === 200) acknowledged.push(...(res.body as PushAnswer).delivered.map((d) => d.msgId));
+        } catch {
+          return; // the bridge is gone
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+    while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
+    first.child.kill('SIGKILL'); // while pushes are in flight
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    stop = true;
+    await Promise.all(workers);
+
+    const second = await spawnBridge(dataDir);
+    const messages = await allMessages(second.url, 'claude');
+    const status = new Map(messages.map((m) => [m.id, m.status]));
+    const lost = acknowledged.filter((id) => !status.has(id));
+    expect(lost).toEqual([]);
+    for (const id of acknowledged) expect(status.get(id)).toBe('pending');
+    expect(status.get(delivered.id)).toBe('pending');
+    expect(status.get(consumed.id)).toBe('consumed');
+    expect(second.stderr()).not.toMatch(/error/i);
+  }, 60_000);
+});
