@@ -32,6 +32,8 @@ export default tseslint.config(
   },
   {
     files: ['bridge/protocol/**/*.ts', 'bridge/page/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    // the Vite config runs in Node at build time, not in the window
+    ignores: ['renderer/vite.config.ts'],
     rules: { 'no-restricted-imports': ['error', noNode] },
   },
   { files: ['scripts/**', 'bin/**', 'test/**', 'electron/**', '*.config.*'], rules: { 'no-console': 'off' } },

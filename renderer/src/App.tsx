@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AnswerBody } from '../../bridge/protocol/index.js';
+import { Cards } from './cards/Cards.js';
+import { Composer } from './composer/Composer.js';
+import { forgetToken, host, onComposeRequest, onOpenAskRequest } from './host.js';
+import { ALL, History } from './inbox/History.js';
+import { isTyping } from './keys.js';
+import { AgentsPanel } from './panels/AgentsPanel.js';
+import { PagesPanel } from './panels/PagesPanel.js';
+import type { Connection } from './store.js';
+import { useTheme } from './theme.js';
+import { useBridge } from './useBridge.js';
+
+const CONNECTION_LABEL: Record<Connection, string> = {
+  connecting: 'Connecting…',
+  live: 'Connected',
+  reconnecting: 'Reconnecting…',
+  unauthorized: 'Token refused',
+  no_token: 'No token',
+};
+
+export function App() {
+  const { state, api, dispatch } = useBridge();
+  const [theme, nextTheme] = useTheme();
+  const [view, setView] = useState(ALL);
+  const [to, setTo] = useState('all');
+  const composer = useRef<HTMLTextAreaElement>(null);
+
+  const [shortcut, setShortcut] = useState<{ shortcut: string; shortcutProblem?: string }>();
+
+  const compose = useCallback((recipient = 'all') => {
+    setTo(recipient);
+    composer.current?.focus();
+  }, []);
+  useEffect(() => onComposeRequest(compose), [compose]);
+  useEffect(
+    () =>
+      onOpenAskRequest((askId) => {
+        const card = document.querySelector<HTMLElement>(`[data-ask-id="${CSS.escape(askId)}"]`);
+        card?.scrollIntoView({ block: 'nearest' });
+        card?.focus();
+      }),
+    [],
+  );
+  useEffect(() => {
+    host()
+      ?.hostInfo?.()
+      .then(setShortcut, () => undefined);
+  }, []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const modK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
+      if (modK || (event.key === '/' && !isTyping(event.target))) {
+        event.preventDefault();
+        compose();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [compose]);
+
+  useEffect(() => {
+    const open = state.asks.length;
+    document.title = open ? `(${open}) AITI Bridge` : 'AITI Bridge';
+  }, [state.asks.length]);
+
+  const send = useCallback(
+    async (body: AnswerBody) => {
+      if (!api) throw new Error('not connected to the bridge yet');
+      await api.answer(body);
+    },
+    [api],
+  );
+
+  const selectAgent = (agentId: string) => {
+    setView(agentId);
+    setTo(agentId);
+  };
+
+  if (state.connection === 'no_token' || state.connection === 'unauthorized') {
+    return (
+      <main className="gate">
+        <h1>AITI Bridge</h1>
+        {state.connection === 'no_token' ? (
+          <p>
+            This window needs the bridge&apos;s token. Open it with the link the bridge printed at start (
+            <code>…/aiti/ui/#token=…</code>), or from the desktop app.
+          </p>
+        ) : (
+          <p>
+            The bridge refused this window&apos;s token. Open the window again with the link the bridge printed at
+            start; the token is also stored in <code>&lt;data-dir&gt;/aiti-bridge/token</code>.
+          </p>
+        )}
+        {state.connection === 'unauthorized' && (
+          <button type="button" className="button" onClick={() => (forgetToken(), window.location.reload())}>
+            Forget this token
+          </button>
+        )}
+      </main>
+    );
+  }
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">
+          <span className="logo" aria-hidden />
+          AITI Bridge
+        </span>
+        <span className={`connection conn-${state.connection}`} role="status">
+          <span className="dot" />
+          {CONNECTION_LABEL[state.connection]}
+        </span>
+        {state.problem && (
+          <span className="problem" title={state.problem}>
+            {state.problem}
+          </span>
+        )}
+        <span className="spacer" />
+        <button
+          type="button"
+          className={`button ghost small${state.away ? ' pressed' : ''}`}
+          aria-pressed={state.away}
+          title="Tell agents you are away: presence asks answer at once"
+          onClick={() =>
+            api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
+          }
+        >
+          {state.away ? 'Away' : 'At the desk'}
+        </button>
+        <button type="button" className="button ghost small" onClick={nextTheme} title="Light, dark, or as the system">
+          Theme: {theme}
+        </button>
+      </header>
+      <div className="layout">
+        <main className="main">
+          <Cards asks={state.asks} pages={state.pages} send={send} />
+          <History
+            api={api}
+            dispatch={dispatch}
+            messages={state.messages}
+            agents={state.agents}
+            inbox={state.inbox}
+            view={view}
+            onView={setView}
+          />
+          <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} />
+        </main>
+        <aside className="side-column">
+          <AgentsPanel agents={state.agents} onSelect={selectAgent} />
+          <PagesPanel
+            pages={state.pages}
+            heldOrigins={state.heldOrigins}
+            allow={async (origin) => {
+              if (!api) throw new Error('not connected to the bridge yet');
+              await api.allowOrigin(origin);
+            }}
+          />
+          {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
+          <p className="shortcuts muted">
+            {shortcut && !shortcut.shortcutProblem && (
+              <>
+                <kbd>{shortcut.shortcut}</kbd> anywhere: message all agents ·{' '}
+              </>
+            )}
+            <kbd>Ctrl</kbd>+<kbd>K</kbd> or <kbd>/</kbd> message all agents · <kbd>1</kbd>–<kbd>9</kbd> pick ·{' '}
+            <kbd>↵</kbd> answer · <kbd>Esc</kbd> reject · <kbd>P</kbd> pause
+          </p>
+        </aside>
+      </div>
+    </div>
+  );
+}

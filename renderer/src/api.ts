@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import {
+  ErrorBody,
+  InboxStatusAnswer,
+  MessagesAnswer,
+  PushAnswer,
+  type AnswerBody,
+  type PushBody,
+} from '../../bridge/protocol/index.js';
+
+/** A refused or failed call, with the bridge's own words when it gave some. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The window's REST calls (DESIGN §4, human side), each answer checked against the wire contract. */
+export interface Api {
+  answer(body: AnswerBody): Promise<void>;
+  push(body: PushBody): Promise<PushAnswer>;
+  messages(query: { agentId?: string; before?: string; limit?: number }): Promise<MessagesAnswer>;
+  inboxStatus(): Promise<InboxStatusAnswer>;
+  allowOrigin(origin: string): Promise<void>;
+  presence(away: boolean): Promise<void>;
+  /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query) */
+  streamUrl(): string;
+  /** true when the bridge accepts the token, false when it refuses it; throws when unreachable */
+  checkToken(): Promise<boolean>;
+}
+
+export function createApi(base: string, token: string): Api {
+  async function call<T>(path: string, init: { body?: unknown; schema?: z.ZodType<T> } = {}): Promise<T | undefined> {
+    const res = await fetch(new URL(path, base), {
+      method: init.body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const parsed = ErrorBody.safeParse(json);
+      const reason = parsed.success ? parsed.data.error : text.slice(0, 200) || res.statusText;
+      throw new ApiError(res.status, `${path.split('?')[0]} answered ${res.status}: ${reason}`);
+    }
+    if (!init.schema) return undefined;
+    const checked = init.schema.safeParse(json);
+    if (!checked.success)
+      throw new ApiError(res.status, `${path} answered an unexpected shape: ${checked.error.message}`);
+    return checked.data;
+  }
+  const required = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new ApiError(0, 'empty answer');
+    return value;
+  };
+
+  return {
+    answer: async (body) => void (await call('bridge/answer', { body })),
+    push: async (body) => required(await call('bridge/push', { body, schema: PushAnswer })),
+    messages: async (query) => {
+      const params = new URLSearchParams();
+      if (query.agentId) params.set('agentId', query.agentId);
+      if (query.before) params.set('before', query.before);
+      if (query.limit) params.set('limit', String(query.limit));
+      return required(await call(`bridge/messages?${params}`, { schema: MessagesAnswer }));
+    },
+    inboxStatus: async () => required(await call('bridge/inbox-status', { schema: InboxStatusAnswer })),
+    allowOrigin: async (origin) => void (await call('bridge/allow-origin', { body: { origin } })),
+    presence: async (away) => void (await call('bridge/presence', { body: { away } })),
+    streamUrl: () => new URL(`bridge/sse?role=ai&token=${encodeURIComponent(token)}`, base).href,
+    checkToken: async () => {
+      const res = await fetch(new URL('bridge/sessions', base), { headers: { authorization: `Bearer ${token}` } });
+      return res.status !== 401;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { remainingNow, type OpenAsk } from '../store.js';
+import { useNow } from '../useNow.js';
+
+export function formatRemaining(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const mm = h ? String(m).padStart(2, '0') : String(m);
+  return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+}
+
+/** The time left on an ask: the server's remainingMs at receipt, run down on the monotonic clock. */
+export function Countdown({ ask }: { ask: OpenAsk }) {
+  const now = useNow(250, !ask.paused);
+  const remaining = remainingNow(ask, now);
+  const fraction = Math.min(1, remaining / ask.totalMs);
+  const urgency = remaining <= 10_000 ? 'urgent' : remaining <= 30_000 ? 'soon' : 'calm';
+  return (
+    <div className={`countdown ${urgency}${ask.paused ? ' paused' : ''}`}>
+      <div
+        className="countdown-bar"
+        role="progressbar"
+        aria-label="time left"
+        aria-valuemin={0}
+        aria-valuemax={Math.round(ask.totalMs / 1000)}
+        aria-valuenow={Math.ceil(remaining / 1000)}
+      >
+        <div className="countdown-fill" style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
+      </div>
+      <span className="countdown-time" data-testid="countdown">
+        {ask.paused ? `paused · ${formatRemaining(remaining)}` : formatRemaining(remaining)}
+      </span>
+    </div>
+  );
+}

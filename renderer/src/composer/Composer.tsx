@@ -1,0 +1,107 @@
+import { useRef, useState, type RefObject } from 'react';
+import type { AgentView, PushAnswer } from '../../../bridge/protocol/index.js';
+import type { Api } from '../api.js';
+
+const CHANNEL_LABEL: Record<PushAnswer['delivered'][number]['via'], string> = {
+  channel: 'shown in the conversation',
+  sampling: 'sent as a sampling request',
+  inbox: 'waiting in the inbox',
+};
+
+interface ComposerProps {
+  api: Api | undefined;
+  agents: AgentView[];
+  to: string;
+  onTo(to: string): void;
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+}
+
+/** Push a message to one agent or all; after sending, says which channel reached each agent. */
+export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
+  const [text, setText] = useState(() => sessionStorage.getItem('aiti.composer') ?? '');
+  const [result, setResult] = useState<{ answer?: PushAnswer; error?: string; busy: boolean }>({ busy: false });
+  const sending = useRef(false);
+
+  const edit = (value: string) => {
+    setText(value);
+    sessionStorage.setItem('aiti.composer', value);
+  };
+
+  const send = async () => {
+    const body = text.trim();
+    if (!api || !body || sending.current) return;
+    sending.current = true;
+    setResult({ busy: true });
+    try {
+      const answer = await api.push({ to, text: body });
+      edit('');
+      setResult({ answer, busy: false });
+    } catch (error) {
+      setResult({ error: error instanceof Error ? error.message : String(error), busy: false });
+    } finally {
+      sending.current = false;
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      aria-label="push a message"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <div className="composer-row">
+        <label className="composer-to">
+          <span>To</span>
+          <select className="field" aria-label="recipient" value={to} onChange={(e) => onTo(e.target.value)}>
+            <option value="all">All agents</option>
+            {agents.map((a) => (
+              <option key={a.agentId} value={a.agentId}>
+                {a.agentId}
+                {a.online ? '' : ' (offline)'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <textarea
+          ref={inputRef}
+          className="field composer-text"
+          aria-label="message"
+          rows={2}
+          placeholder={
+            to === 'all' ? 'Message every agent…  (Enter sends, Shift+Enter breaks the line)' : `Message ${to}…`
+          }
+          value={text}
+          onChange={(e) => edit(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+        />
+        <button type="submit" className="button primary" disabled={!api || !text.trim() || result.busy}>
+          Send
+        </button>
+      </div>
+      {result.error && (
+        <p className="card-error" role="alert">
+          {result.error}
+        </p>
+      )}
+      {result.answer && (
+        <ul className="deliveries" aria-label="delivery">
+          {result.answer.delivered.length === 0 && <li className="muted">No agent to deliver to yet.</li>}
+          {result.answer.delivered.map((d) => (
+            <li key={d.msgId}>
+              <strong>{d.agentId}</strong> <span className={`via via-${d.via}`}>{d.via}</span>{' '}
+              <span className="muted">{CHANNEL_LABEL[d.via]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useMemo, useState, type Dispatch } from 'react';
+import type { AgentView, InboxCounts, Message } from '../../../bridge/protocol/index.js';
+import type { Api } from '../api.js';
+import type { Action } from '../store.js';
+import { MessageRow } from './MessageRow.js';
+import { summarize } from './summary.js';
+
+/** Rows rendered per step: the window slides back through what is loaded, then pages in from the journal. */
+const WINDOW_STEP = 100;
+export const ALL = '*';
+
+interface Cursor {
+  before?: string;
+  done: boolean;
+  loading: boolean;
+  error?: string;
+  fetched: boolean;
+}
+
+interface HistoryProps {
+  api: Api | undefined;
+  dispatch: Dispatch<Action>;
+  messages: Message[];
+  agents: AgentView[];
+  inbox: Record<string, InboxCounts>;
+  view: string;
+  onView(view: string): void;
+}
+
+/** Inbox history per agent or for all: newest first, paging back, searchable in what is loaded. */
+export function History({ api, dispatch, messages, agents, inbox, view, onView }: HistoryProps) {
+  const [query, setQuery] = useState('');
+  const [shown, setShown] = useState<Record<string, number>>({});
+  const [cursors, setCursors] = useState<Record<string, Cursor>>({});
+  const cursor = cursors[view] ?? { done: false, loading: false, fetched: false };
+  const limit = shown[view] ?? WINDOW_STEP;
+
+  const agentIds = useMemo(() => {
+    const ids = new Set(agents.map((a) => a.agentId));
+    for (const m of messages) ids.add(m.agentId);
+    return [...ids].sort();
+  }, [agents, messages]);
+
+  const inView = useMemo(
+    () => (view === ALL ? messages : messages.filter((m) => m.agentId === view)),
+    [messages, view],
+  );
+  const needle = query.trim().toLowerCase();
+  const matching = useMemo(
+    () =>
+      needle
+        ? inView.filter((m) =>
+            [summarize(m), m.agentId, m.kind, m.status].some((s) => s.toLowerCase().includes(needle)),
+          )
+        : inView,
+    [inView, needle],
+  );
+  const visible = matching.slice(0, limit);
+
+  const fetchPage = async (target: string, before: string | undefined) => {
+    if (!api) return;
+    setCursors((c) => ({ ...c, [target]: { ...(c[target] ?? { done: false, fetched: false }), loading: true } }));
+    try {
+      const answer = await api.messages({
+        ...(target === ALL ? {} : { agentId: target }),
+        ...(before ? { before } : {}),
+        limit: WINDOW_STEP,
+      });
+      dispatch({ type: 'messages', messages: answer.messages });
+      setCursors((c) => ({
+        ...c,
+        [target]: { before: answer.nextBefore, done: !answer.nextBefore, loading: false, fetched: true },
+      }));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      setCursors((c) => ({ ...c, [target]: { done: false, fetched: false, loading: false, error: message } }));
+    }
+  };
+
+  // a view seen for the first time loads its newest page
+  useEffect(() => {
+    if (api && !cursor.fetched && !cursor.loading && !cursor.error) void fetchPage(view, undefined);
+  }, [api, view, cursor.fetched]);
+
+  const older = () => {
+    setShown((s) => ({ ...s, [view]: limit + WINDOW_STEP }));
+    if (matching.length <= limit && !cursor.done && !cursor.loading)
+      void fetchPage(view, cursor.before ?? inView[inView.length - 1]?.id);
+  };
+
+  const unread = (id: string) => agents.find((a) => a.agentId === id)?.unread ?? 0;
+  const counts = view === ALL ? undefined : inbox[view];
+
+  return (
+    <section className="panel history" aria-label="inbox history">
+      <header className="panel-head history-head">
+        <nav className="tabs" aria-label="agents">
+          {[ALL, ...agentIds].map((id) => (
+            <button
+              key={id}
+              type="button"
+              className="tab"
+              aria-current={view === id ? 'page' : undefined}
+              onClick={() => onView(id)}
+            >
+              {id === ALL ? 'All' : id}
+              {id !== ALL && unread(id) > 0 && <span className="badge">{unread(id)}</span>}
+            </button>
+          ))}
+        </nav>
+        <input
+          className="field search"
+          type="search"
+          aria-label="search history"
+          placeholder="Search loaded history"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </header>
+      {counts && (
+        <p className="history-counts">
+          <span className="status-chip status-pending">{counts.pending} pending</span>
+          <span className="status-chip status-delivered">{counts.delivered} delivered</span>
+          <span className="status-chip status-consumed">{counts.consumed} consumed</span>
+        </p>
+      )}
+      {visible.length === 0 ? (
+        <p className="empty">
+          {cursor.loading
+            ? 'Loading history…'
+            : needle
+              ? `Nothing in the loaded history matches "${query.trim()}".`
+              : 'No messages yet. What you push to agents, their answers and page events show up here.'}
+        </p>
+      ) : (
+        <ol className="messages">
+          {visible.map((m) => (
+            <MessageRow key={m.id} message={m} showAgent={view === ALL} />
+          ))}
+        </ol>
+      )}
+      <footer className="history-foot">
+        {cursor.error ? (
+          <span className="card-error">History is not available: {cursor.error}</span>
+        ) : matching.length > limit || !cursor.done ? (
+          <button type="button" className="button ghost small" disabled={cursor.loading} onClick={older}>
+            {cursor.loading ? 'Loading…' : 'Older messages'}
+          </button>
+        ) : (
+          inView.length > 0 && <span className="muted">Beginning of history</span>
+        )}
+        {needle && (
+          <span className="muted">
+            {matching.length} found in {inView.length} loaded
+          </span>
+        )}
+      </footer>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { Message } from '../../../bridge/protocol/index.js';
+import { clockTime } from '../time.js';
+import { KIND_LABEL, isPageEvent, summarize } from './summary.js';
+
+/** One history line: when, to whom, what, and how far it got (pending → delivered → consumed). */
+export function MessageRow({ message, showAgent }: { message: Message; showAgent: boolean }) {
+  const compact = isPageEvent(message);
+  return (
+    <li className={`message${compact ? ' compact' : ''} kind-${message.kind}`} data-msg-id={message.id}>
+      <time className="message-time" dateTime={message.at}>
+        {clockTime(message.at)}
+      </time>
+      <span className={`message-kind kind-${message.kind}`}>{KIND_LABEL[message.kind]}</span>
+      {showAgent && <span className="message-agent">{message.agentId}</span>}
+      <span className="message-text">{summarize(message)}</span>
+      <span className={`status-chip status-${message.status}`}>{message.status}</span>
+    </li>
+  );
+}

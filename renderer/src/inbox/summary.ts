@@ -1,0 +1,37 @@
+import type { Json, Message } from '../../../bridge/protocol/index.js';
+
+const field = (value: Json | undefined, key: string): Json | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
+const text = (value: Json | undefined): string => (typeof value === 'string' ? value : '');
+
+/** One line for a message: its text, or a compact reading of a page event's payload. */
+export function summarize(message: Message): string {
+  if (message.text) return message.text;
+  const payload = message.payload;
+  const entries = Array.isArray(payload) ? payload : payload === undefined ? [] : [payload];
+  const first = entries[0];
+  const more = entries.length > 1 ? ` (+${entries.length - 1} more)` : '';
+  switch (message.kind) {
+    case 'page_error':
+      return `${text(field(first, 'message')) || 'error'}${more}`;
+    case 'page_log':
+      return `${text(field(first, 'level'))}: ${text(field(first, 'text'))}${more}`;
+    case 'page_network': {
+      const status = field(first, 'status');
+      return `${text(field(first, 'method'))} ${text(field(first, 'url'))} → ${typeof status === 'number' ? status : '?'}${more}`;
+    }
+    default:
+      return payload === undefined ? '' : JSON.stringify(payload);
+  }
+}
+
+export const KIND_LABEL: Record<Message['kind'], string> = {
+  user_message: 'message',
+  user_answer: 'answer',
+  page_error: 'error',
+  page_log: 'log',
+  page_network: 'network',
+  agent_note: 'note',
+};
+
+export const isPageEvent = (message: Message): boolean => message.kind.startsWith('page_');

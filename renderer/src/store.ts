@@ -1,0 +1,158 @@
+import type {
+  AgentView,
+  AskUpdate,
+  AskView,
+  InboxCounts,
+  InboxStatusAnswer,
+  Message,
+  MessageStatusEvent,
+  SessionRow,
+  StateEvent,
+} from '../../bridge/protocol/index.js';
+
+/** An open ask as the window holds it: the server's view plus when it arrived, on the monotonic clock. */
+export interface OpenAsk extends AskView {
+  receivedAt: number;
+  /** the full countdown, fixed when the ask is first seen, so the bar moves at one speed through pauses */
+  totalMs: number;
+}
+
+function openAsk(ask: AskView, now: number, known?: OpenAsk): OpenAsk {
+  const span = Date.parse(ask.deadline) - Date.parse(ask.createdAt);
+  const totalMs = known?.totalMs ?? Math.max(ask.remainingMs, Number.isFinite(span) ? span : 0, 1);
+  return { ...ask, receivedAt: now, totalMs };
+}
+
+export type Connection = 'connecting' | 'live' | 'reconnecting' | 'unauthorized' | 'no_token';
+
+export interface WindowState {
+  connection: Connection;
+  version?: string;
+  asks: OpenAsk[];
+  agents: AgentView[];
+  pages: SessionRow[];
+  heldOrigins: string[];
+  inbox: Record<string, InboxCounts>;
+  away: boolean;
+  /** every loaded message, newest first, one entry per id */
+  messages: Message[];
+  /** how many `state` events arrived: each one starts a fresh (re)connection */
+  generation: number;
+  /** the last event the window could not read, shown so nothing is dropped silently */
+  problem?: string;
+}
+
+export type Action =
+  | { type: 'connection'; connection: Connection }
+  | { type: 'state'; state: StateEvent; now: number }
+  | { type: 'ask'; ask: AskView; now: number }
+  | { type: 'ask_update'; update: AskUpdate; now: number }
+  | { type: 'agents'; agents: AgentView[] }
+  | { type: 'pages'; pages: SessionRow[]; heldOrigins: string[] }
+  | { type: 'messages'; messages: Message[] }
+  | { type: 'message_status'; status: MessageStatusEvent }
+  | { type: 'inbox_status'; answer: InboxStatusAnswer }
+  | { type: 'problem'; problem: string };
+
+/** Messages kept in memory; older ones are paged back in from the journal when asked for. */
+export const MAX_LOADED_MESSAGES = 5000;
+
+export const initialState: WindowState = {
+  connection: 'connecting',
+  asks: [],
+  agents: [],
+  pages: [],
+  heldOrigins: [],
+  inbox: {},
+  away: false,
+  messages: [],
+  generation: 0,
+};
+
+const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
+  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
+
+/** Merges messages by id (a later copy wins: its status is newer), newest first, capped. */
+export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
+  if (!incoming.length) return current;
+  const byId = new Map(current.map((m) => [m.id, m]));
+  for (const message of incoming) byId.set(message.id, message);
+  return [...byId.values()]
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? 1 : -1))
+    .slice(0, MAX_LOADED_MESSAGES);
+}
+
+export function reduce(state: WindowState, action: Action): WindowState {
+  switch (action.type) {
+    case 'connection':
+      return { ...state, connection: action.connection };
+    case 'state': {
+      const { asks, agents, pages, inbox, heldOrigins, away, version } = action.state;
+      return {
+        ...state,
+        connection: 'live',
+        version,
+        asks: asks
+          .map((ask) =>
+            openAsk(
+              ask,
+              action.now,
+              state.asks.find((a) => a.askId === ask.askId),
+            ),
+          )
+          .sort(newestFirst),
+        agents,
+        pages,
+        inbox,
+        heldOrigins,
+        away,
+        generation: state.generation + 1,
+      };
+    }
+    case 'ask': {
+      const known = state.asks.find((a) => a.askId === action.ask.askId);
+      const others = state.asks.filter((a) => a !== known);
+      return { ...state, asks: [openAsk(action.ask, action.now, known), ...others].sort(newestFirst) };
+    }
+    case 'ask_update': {
+      const { update } = action;
+      if (update.status !== 'open') return { ...state, asks: state.asks.filter((a) => a.askId !== update.askId) };
+      return {
+        ...state,
+        asks: state.asks.map((a) =>
+          a.askId === update.askId
+            ? {
+                ...a,
+                deadline: update.deadline,
+                remainingMs: update.remainingMs,
+                paused: update.paused,
+                receivedAt: action.now,
+              }
+            : a,
+        ),
+      };
+    }
+    case 'agents':
+      return { ...state, agents: action.agents };
+    case 'pages':
+      return { ...state, pages: action.pages, heldOrigins: action.heldOrigins };
+    case 'messages':
+      return { ...state, messages: mergeMessages(state.messages, action.messages) };
+    case 'message_status': {
+      const { id, status } = action.status;
+      return { ...state, messages: state.messages.map((m) => (m.id === id ? { ...m, status } : m)) };
+    }
+    case 'inbox_status':
+      return {
+        ...state,
+        inbox: Object.fromEntries(action.answer.agents.map((row) => [row.agentId, row.counts])),
+      };
+    case 'problem':
+      return { ...state, problem: action.problem };
+  }
+}
+
+/** What the countdown shows now: the server's remainingMs at receipt, minus the monotonic time since. */
+export function remainingNow(ask: Pick<OpenAsk, 'remainingMs' | 'paused' | 'receivedAt'>, now: number): number {
+  return ask.paused ? ask.remainingMs : Math.max(0, ask.remainingMs - (now - ask.receivedAt));
+}

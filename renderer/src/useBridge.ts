@@ -1,0 +1,87 @@
+import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
+import { createApi, type Api } from './api.js';
+import { pruneDrafts } from './drafts.js';
+import { apiBase, resolveToken } from './host.js';
+import { initialState, reduce, type Action, type WindowState } from './store.js';
+import { openStream } from './stream.js';
+
+/** Newest messages fetched on every (re)connection, to fill what the stream could not carry while down. */
+export const HISTORY_PAGE = 100;
+
+/** The window's connection to the bridge: token, REST api, and the role=ai stream folded into one state. */
+export function useBridge(): { state: WindowState; api: Api | undefined; dispatch: Dispatch<Action> } {
+  const [state, dispatch] = useReducer(reduce, initialState);
+  const [api, setApi] = useState<Api>();
+  const statusTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void (async () => {
+      const token = await resolveToken();
+      if (cancelled) return;
+      if (!token) return dispatch({ type: 'connection', connection: 'no_token' });
+      const client = createApi(apiBase(), token);
+      if (cancelled) return;
+      setApi(client);
+      const refreshCounts = () => {
+        clearTimeout(statusTimer.current);
+        statusTimer.current = setTimeout(() => {
+          client.inboxStatus().then(
+            (answer) => dispatch({ type: 'inbox_status', answer }),
+            () => undefined, // counts stay as the last state event gave them
+          );
+        }, 300);
+      };
+      stop = openStream(
+        { url: client.streamUrl(), checkToken: () => client.checkToken() },
+        {
+          onStatus: (connection) => dispatch({ type: 'connection', connection }),
+          onProblem: (problem) => dispatch({ type: 'problem', problem }),
+          onEvent: (event) => {
+            const now = performance.now();
+            switch (event.event) {
+              case 'state':
+                pruneDrafts(event.data.asks.map((a) => a.askId));
+                return dispatch({ type: 'state', state: event.data, now });
+              case 'ask':
+                return dispatch({ type: 'ask', ask: event.data, now });
+              case 'ask_update':
+                return dispatch({ type: 'ask_update', update: event.data, now });
+              case 'agents':
+                return dispatch({ type: 'agents', agents: event.data.agents });
+              case 'pages':
+                return dispatch({ type: 'pages', pages: event.data.pages, heldOrigins: event.data.heldOrigins });
+              case 'message':
+                refreshCounts();
+                return dispatch({ type: 'messages', messages: [event.data] });
+              case 'message_status':
+                refreshCounts();
+                return dispatch({ type: 'message_status', status: event.data });
+              case 'notify':
+              case 'ping':
+                return;
+            }
+          },
+        },
+      );
+    })();
+    return () => {
+      cancelled = true;
+      clearTimeout(statusTimer.current);
+      stop?.();
+    };
+  }, []);
+
+  // every (re)connection: fetch the newest history, merged by id, so a drop loses nothing and doubles nothing
+  useEffect(() => {
+    if (!api || state.generation === 0) return;
+    api.messages({ limit: HISTORY_PAGE }).then(
+      (answer) => dispatch({ type: 'messages', messages: answer.messages }),
+      (error: unknown) =>
+        dispatch({ type: 'problem', problem: `history: ${error instanceof Error ? error.message : String(error)}` }),
+    );
+  }, [api, state.generation]);
+
+  return useMemo(() => ({ state, api, dispatch }), [state, api]);
+}
