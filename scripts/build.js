@@ -18,6 +18,28 @@ const steps = {
     const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url));
     run(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   },
+  // the desktop shell: main as ESM (node_modules stay outside, electron-builder ships them), the sandboxed
+  // preload as CommonJS (a sandboxed preload cannot be ESM)
+  electron: () => {
+    const esbuild = fileURLToPath(new URL('../node_modules/esbuild/bin/esbuild', import.meta.url));
+    rmSync(new URL('../dist/electron', import.meta.url), { recursive: true, force: true });
+    const common = ['--bundle', '--platform=node', '--external:electron', '--sourcemap', '--log-level=warning'];
+    run(esbuild, [
+      'electron/main.ts',
+      ...common,
+      '--format=esm',
+      '--target=node22',
+      '--packages=external',
+      '--outfile=dist/electron/main.js',
+    ]);
+    run(esbuild, [
+      'electron/preload.ts',
+      ...common,
+      '--format=cjs',
+      '--target=chrome140',
+      '--outfile=dist/electron/preload.cjs',
+    ]);
+  },
 };
 
 const only = process.argv.slice(2);

@@ -1,0 +1,41 @@
+/**
+ * The IPC contract between the main process and the window's preload: one channel per named method.
+ * Shared by electron/main modules and electron/preload.ts; no imports, so any side may read it.
+ */
+export enum Channel {
+  /** renderer → main (invoke): the human's token, so it never travels in the window's URL */
+  Token = 'aiti:token',
+  /** renderer → main (invoke): what the desktop host offers (platform, the global shortcut and its state) */
+  HostInfo = 'aiti:host-info',
+  /** main → renderer: open the push composer addressed to `to` ("all" or an agentId) */
+  Compose = 'aiti:compose',
+  /** main → renderer: show the card of one ask (a notification was clicked) */
+  OpenAsk = 'aiti:open-ask',
+}
+
+export interface ComposeRequest {
+  to: string;
+}
+
+export interface OpenAskRequest {
+  askId: string;
+}
+
+export interface HostInfo {
+  platform: string;
+  /** the accelerator that opens the composer, e.g. "CommandOrControl+Shift+Space" */
+  shortcut: string;
+  /** set when the shortcut could not be registered (another app holds it, or it is not a valid accelerator) */
+  shortcutProblem?: string;
+}
+
+/**
+ * What the preload exposes as `window.aiti` in the desktop app (absent in a browser, where the token comes from
+ * `#token=` in the URL). Every listener registration returns a function that removes it.
+ */
+export interface AitiDesktopApi {
+  token(): Promise<string>;
+  hostInfo(): Promise<HostInfo>;
+  onCompose(listener: (request: ComposeRequest) => void): () => void;
+  onOpenAsk(listener: (request: OpenAskRequest) => void): () => void;
+}

@@ -1,0 +1,179 @@
+// The desktop shell's entry, and the only main-process file that imports electron: it hands each setupX module
+// the Electron API slices it uses, in order, from onReady(). Bundled to dist/electron/main.js (ESM).
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  Notification,
+  session,
+  shell,
+  Tray,
+} from 'electron';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StartupError } from '../bridge/bridge.js';
+import { ConfigError, resolveConfig } from '../bridge/config.js';
+import { createLogger } from '../bridge/log.js';
+import { startBridgeHost, type BridgeHost } from './bridge-host.js';
+import { parseLaunchArgs } from './launch-args.js';
+import { loginItem } from './login-item.js';
+import { setupIpc } from './ipc.js';
+import { setupNotifications } from './notifications.js';
+import { trackOpenAsks } from './open-asks.js';
+import { registerWithClients } from './register.js';
+import { openSettings } from './settings.js';
+import { chooseShortcut, setupShortcut } from './shortcut.js';
+import { setupSingleInstance } from './single-instance.js';
+import { setupTray } from './tray.js';
+import { setupWindow, type WindowControl } from './window.js';
+
+const log = createLogger('aiti:desktop');
+const here = fileURLToPath(new URL('.', import.meta.url));
+// build/ beside dist/: the repository in development, app.asar when packaged (electron-builder.yml files)
+const buildDir = join(here, '..', '..', 'build');
+const launch = parseLaunchArgs(process.argv.slice(1));
+
+let quitting = false;
+let control: WindowControl | undefined;
+let host: BridgeHost | undefined;
+
+function tell(message: string): void {
+  log.info(message);
+  if (Notification.isSupported()) new Notification({ title: 'AITI Bridge', body: message }).show();
+}
+
+async function offerAttach(url: string, version: string): Promise<boolean> {
+  const { response } = await dialog.showMessageBox({
+    type: 'question',
+    buttons: ['Open its window', 'Quit'],
+    defaultId: 0,
+    cancelId: 1,
+    message: `Another AITI Bridge (${version}) is already running on ${url}.`,
+    detail:
+      'Open its window here instead of starting a second bridge? The tray count and notifications of new asks ' +
+      'need the bridge to run in this app: quit the other one to get them.',
+  });
+  return response === 0;
+}
+
+async function onReady(): Promise<void> {
+  const config = resolveConfig(launch.bridge, process.env);
+  const bridgeHost = (host = await startBridgeHost({ config, offerAttach }));
+  const settings = openSettings(join(config.dataDir, 'aiti-bridge'));
+  if (settings.problem) log.warn(settings.problem);
+  const origin = new URL(bridgeHost.url).origin;
+
+  // the renderer asks for nothing: refuse every permission but writing to the clipboard and notifications
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permission === 'clipboard-sanitized-write' || permission === 'notifications'),
+  );
+  const window = (control = setupWindow({
+    createWindow: (options) => new BrowserWindow(options),
+    openExternal: (url) => shell.openExternal(url),
+    url: `${bridgeHost.url}/aiti/ui/`,
+    preload: join(here, 'preload.cjs'),
+    icon: join(buildDir, 'icon.png'),
+    isQuitting: () => quitting,
+    hidden: launch.hidden,
+    onLoadError: (error) => log.error(`the window could not load ${bridgeHost.url}/aiti/ui/: ${error.message}`),
+  }));
+
+  const shortcut = setupShortcut({
+    globalShortcut,
+    choice: chooseShortcut(process.env, settings.get().shortcut, settings.file),
+    settingsFile: settings.file,
+    onPress: () => window.compose('all'),
+  });
+
+  setupIpc({
+    ipcMain,
+    windowId: () => window.window.webContents.id,
+    origin,
+    token: () => bridgeHost.token,
+    hostInfo: () => ({
+      platform: process.platform,
+      shortcut: shortcut.accelerator,
+      ...(shortcut.problem ? { shortcutProblem: shortcut.problem } : {}),
+    }),
+  });
+
+  const hub = bridgeHost.kind === 'own' ? bridgeHost.bridge.context.hub : undefined;
+  const asks = hub && trackOpenAsks(hub);
+  if (hub && asks) {
+    setupNotifications({
+      createNotification: (options) => new Notification(options),
+      isSupported: () => Notification.isSupported(),
+      feed: hub,
+      asks,
+      windowShown: () => window.isShown(),
+      paused: () => settings.get().notificationsPaused,
+      openAsk: (askId) => window.openAsk(askId),
+      showWindow: () => window.show(),
+      icon: join(buildDir, 'icon.png'),
+    });
+  }
+
+  setupTray({
+    createTray: (image) => new Tray(image),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    icons: { idle: join(buildDir, 'tray', 'tray.png'), attention: join(buildDir, 'tray', 'tray-ask.png') },
+    ...(asks ? { asks } : {}),
+    setBadge: (count) => app.setBadgeCount(count),
+    mcpUrl: `${bridgeHost.url}/mcp/mcp`,
+    writeClipboard: (text) => clipboard.writeText(text),
+    showWindow: () => window.show(),
+    composeToAll: () => window.compose('all'),
+    registerWithClients: () => registerWithClients({ home: homedir() }),
+    tell,
+    startAtLogin: loginItem({
+      platform: process.platform,
+      app,
+      execPath: process.env.APPIMAGE ?? process.execPath,
+      autostartDir: join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'autostart'),
+    }),
+    notificationsPaused: {
+      get: () => settings.get().notificationsPaused,
+      set: (on) => settings.update({ notificationsPaused: on }),
+    },
+    problems: () => (shortcut.problem ? [shortcut.problem] : []),
+    quit: () => app.quit(),
+  });
+  if (shortcut.problem) tell(shortcut.problem);
+  log.info(`window on ${bridgeHost.url}/aiti/ui/ (${bridgeHost.kind === 'own' ? 'bridge in this app' : 'attached'})`);
+}
+
+function fail(error: unknown): void {
+  const known = error instanceof ConfigError || error instanceof StartupError;
+  const message = known ? (error as Error).message : ((error as Error).stack ?? String(error));
+  log.error(message);
+  dialog.showErrorBox('AITI Bridge cannot start', message);
+  app.exit(known ? 2 : 1);
+}
+
+function main(): void {
+  if (!setupSingleInstance({ app, onSecondInstance: () => control?.show() })) return;
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  // the window hides to the tray instead of closing; the app quits from the tray menu only
+  app.on('window-all-closed', () => undefined);
+  app.on('activate', () => control?.show());
+  let closed = false;
+  app.on('will-quit', (event) => {
+    globalShortcut.unregisterAll();
+    if (host?.kind !== 'own' || closed) return;
+    event.preventDefault();
+    void host.bridge.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
+  app.whenReady().then(onReady).catch(fail);
+}
+
+main();

@@ -1,0 +1,78 @@
+import type { AskView } from '../bridge/protocol/asks.js';
+import type { AskFeed, OpenAsks } from './open-asks.js';
+
+/** The parts of an Electron Notification the shell uses. */
+export interface ShellNotification {
+  show(): void;
+  close(): void;
+  on(event: 'click', listener: () => void): unknown;
+}
+
+export interface NotificationDeps {
+  createNotification(options: { title: string; body: string; icon?: string }): ShellNotification;
+  /** Electron's Notification.isSupported() */
+  isSupported(): boolean;
+  feed: AskFeed;
+  asks: OpenAsks;
+  /** whether the human sees the window now: then a new ask needs no notification */
+  windowShown(): boolean;
+  paused(): boolean;
+  openAsk(askId: string): void;
+  showWindow(): void;
+  icon?: string;
+}
+
+const MAX_BODY = 200;
+const clip = (text: string) => (text.length > MAX_BODY ? text.slice(0, MAX_BODY - 1) + '…' : text);
+
+export function askTitle(ask: AskView): string {
+  const what = ask.kind === 'page_command' ? 'wants to run a page command' : 'asks';
+  return `${ask.agentId} ${what}`;
+}
+
+/**
+ * A desktop notification for each new ask while the window is hidden (clicking it opens that card), and one for
+ * each `notify` event an agent sends with user_notify. A notification whose ask ended is withdrawn.
+ */
+export function setupNotifications(deps: NotificationDeps): () => void {
+  // Electron drops the click handler of a notification that was garbage collected: keep them until they end
+  const shown = new Map<string, ShellNotification>();
+  const notify = (key: string, title: string, body: string, onClick: () => void) => {
+    if (deps.paused() || !deps.isSupported()) return;
+    const notification = deps.createNotification({
+      title,
+      body: clip(body),
+      ...(deps.icon ? { icon: deps.icon } : {}),
+    });
+    notification.on('click', () => {
+      shown.delete(key);
+      onClick();
+    });
+    shown.set(key, notification);
+    notification.show();
+  };
+
+  const stopAsks = deps.asks.onNewAsk((ask) => {
+    if (deps.windowShown()) return;
+    notify(ask.askId, askTitle(ask), ask.prompt, () => deps.openAsk(ask.askId));
+  });
+  const stopCount = deps.asks.onCountChange(() => {
+    const open = new Set(deps.asks.list().map((ask) => ask.askId));
+    for (const [key, notification] of shown) {
+      if (key.startsWith('notify:') || open.has(key)) continue;
+      notification.close();
+      shown.delete(key);
+    }
+  });
+  let notes = 0;
+  const stopFeed = deps.feed.subscribe((event) => {
+    if (event.event !== 'notify') return;
+    const { agentId, title, body } = event.data;
+    notify(`notify:${++notes}`, title ? `${agentId}: ${title}` : agentId, body, deps.showWindow);
+  });
+  return () => {
+    stopAsks();
+    stopCount();
+    stopFeed();
+  };
+}
