@@ -16,6 +16,7 @@ import type { HumanHub } from '../human/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
 import { hintFor } from './hints.js';
+import { PageApprovals } from './page-approvals.js';
 
 /** What an agent (or the page command gate) asks. */
 export interface AskSpec {
@@ -70,6 +71,8 @@ export class Asks {
   /** asks that ended recently, so a late answer gets a clear 409 instead of a 404 */
   private readonly ended = new Map<string, AskStatus>();
   private isAway = false;
+  /** "allow for this page" answers to page_command asks */
+  readonly pageApprovals = new PageApprovals();
 
   constructor(
     private readonly hub: Pick<HumanHub, 'broadcast'>,
