@@ -16,6 +16,7 @@ import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { askRoutes } from './asks/routes.js';
 import { createLogger } from './log.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { PageBuffers } from './pages/buffers.js';
 import { PageEventBus } from './pages/events.js';
 import { PageRegistry } from './pages/registry.js';
@@ -91,6 +92,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     (router, bridge, guards) => humanRoutes(router, bridge, guards.window),
     inboxRoutes,
     askRoutes,
+    mcpRoutes,
     (router: Router) => staticRoutes(router, findAssetsDir()),
   ];
   const app = createApp(context, setups);

@@ -16,6 +16,11 @@ export interface ToolCall {
    * Long waits (asks) call it every few seconds so clients with idle timeouts keep the call.
    */
   progress(message: string, progress: number, total?: number): Promise<void>;
+  /**
+   * Makes this MCP session speak for another agent id (aiti_hello): the session's link moves to that agent,
+   * which is created when new. Stateless calls have no session: only this call changes. Returns the agent.
+   */
+  bindAgent(agentId: string): Agent;
 }
 
 /** A tool's answer: `structured` goes to structuredContent and, as JSON, to the text content. */
@@ -44,4 +49,12 @@ export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): Tool
 }
 
 /** An error whose message is written for the agent (what was wrong, and what to do next). */
-export class ToolError extends Error {}
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    /** the argument at fault, e.g. "args.target", when there is one */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}

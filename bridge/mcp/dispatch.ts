@@ -1,0 +1,63 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeZodError } from '../protocol/index.js';
+import { PageCommandError } from '../pages/requests.js';
+import { inboxNotice } from './notice.js';
+import { ToolError, type ToolCall, type ToolDefinition } from './tool.js';
+
+/**
+ * The one dispatcher every MCP transport uses: validates the arguments with the tool's zod schema, runs the
+ * handler, and turns whatever it throws into an `isError` result written for the agent. Results carry the
+ * structured value in structuredContent and the same JSON as text, plus the unread-inbox notice line.
+ */
+export async function dispatch(
+  tools: readonly ToolDefinition[],
+  name: string,
+  rawArgs: unknown,
+  call: ToolCall,
+): Promise<CallToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    return withNotice(failure(`unknown tool "${name}"; the tools are: ${tools.map((t) => t.name).join(', ')}`), call);
+  }
+  const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const { message, field } = describeZodError(parsed.error);
+    return withNotice(failure(`${name}: ${message}`, field), call);
+  }
+  try {
+    const result = await tool.handle(parsed.data, call);
+    const json = JSON.stringify(result.structured);
+    return withNotice(
+      {
+        content: [{ type: 'text', text: result.summary ? `${result.summary}\n${json}` : json }],
+        structuredContent: result.structured,
+      },
+      call,
+    );
+  } catch (error) {
+    const expected = error instanceof ToolError || error instanceof PageCommandError;
+    if (!expected) call.bridge.log.child('mcp').warn(`tool ${name} failed:`, error);
+    const message = error instanceof Error ? error.message : String(error);
+    const field = error instanceof ToolError ? error.field : undefined;
+    return withNotice(failure(`${name}: ${message}`, field), call);
+  }
+}
+
+function failure(message: string, field?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text: message }],
+    structuredContent: { error: message, ...(field ? { field } : {}) },
+    isError: true,
+  };
+}
+
+function withNotice(result: CallToolResult, call: ToolCall): CallToolResult {
+  let notice: string | undefined;
+  try {
+    notice = inboxNotice(call.bridge, call.agent);
+  } catch (error) {
+    call.bridge.log.child('mcp').warn('inbox notice failed:', error);
+  }
+  if (notice) result.content.push({ type: 'text', text: notice });
+  return result;
+}

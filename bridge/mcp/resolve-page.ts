@@ -1,0 +1,58 @@
+import type { Page } from '../pages/registry.js';
+import { ToolError, type ToolCall } from './tool.js';
+
+export interface ResolveOptions {
+  /** accept a page that disconnected but is still remembered (its buffers answer after it has gone) */
+  remembered?: boolean;
+}
+
+/**
+ * The page a tool acts on: the explicit pageId, else the page the agent bound with aiti_hello, else the only
+ * operable page. Anything else is an error that lists the connected pages and says what to do.
+ */
+export function resolvePage(call: ToolCall, pageId?: string, options: ResolveOptions = {}): Page {
+  const pages = call.bridge.pages;
+  const wanted = pageId ?? call.agent.pageId;
+  if (wanted) {
+    const page = pages.get(wanted);
+    const how = pageId ? 'pageId' : 'the page bound by aiti_hello,';
+    if (!page) throw new ToolError(`${how} "${wanted}" is not connected; ${connectedList(call)}`, 'pageId');
+    if (!pages.isOperable(page)) {
+      throw new ToolError(
+        `page ${page.pageId} (${page.origin}) is held until the human allows its origin in the AITI window; ask them, or use another page (${connectedList(call)})`,
+        'pageId',
+      );
+    }
+    return page;
+  }
+  const operable = pages.operable();
+  const only = operable[0];
+  if (operable.length === 1 && only) return only;
+  if (operable.length === 0 && options.remembered) {
+    const remembered = pages.all().filter((p) => pages.isOperable(p));
+    const last = remembered[0];
+    if (remembered.length === 1 && last) return last;
+  }
+  if (operable.length === 0) {
+    throw new ToolError(
+      `no page is connected; load the page agent in your page (<script src="${agentScriptHint(call)}"></script>), reload it, then call bridge_status`,
+      'pageId',
+    );
+  }
+  throw new ToolError(
+    `${operable.length} pages are connected, so pass pageId (or bind one with aiti_hello); ${connectedList(call)}`,
+    'pageId',
+  );
+}
+
+/** `connected pages: p1 (http://localhost:3000/), p3 (…) — call bridge_status` */
+export function connectedList(call: ToolCall): string {
+  const operable = call.bridge.pages.operable();
+  const rows = operable.map((p) => `${p.pageId} (${p.url})`);
+  return `connected pages: ${rows.length ? rows.join(', ') : 'none'} — call bridge_status for details`;
+}
+
+function agentScriptHint(call: ToolCall): string {
+  const own = call.bridge.ownOrigins()[0];
+  return `${own ?? 'http://127.0.0.1:8777'}/aiti/page.js`;
+}

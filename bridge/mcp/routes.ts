@@ -1,0 +1,135 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'koa';
+import type { RouteSetup } from '../http/app.js';
+import { readJson } from '../http/body.js';
+import type { BridgeContext } from '../context.js';
+import type { AgentTransport } from '../agents/registry.js';
+import { AgentId } from '../protocol/index.js';
+import { createMcpServer } from './server.js';
+import { McpSession } from './sessions.js';
+import { sendWebResponse, toWebRequest } from './web-exchange.js';
+
+/** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
+const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+
+/** The stdio shim marks its requests with this header, so its agent shows as `stdio`. */
+export const SHIM_HEADER = 'x-aiti-transport';
+/** Stateless calls may name the agent they speak for; otherwise they speak for `stateless`. */
+export const AGENT_HEADER = 'x-aiti-agent';
+
+/**
+ * `/mcp/mcp` (and `/aiti/mcp/mcp`): Streamable HTTP sessions and stateless calls (DESIGN §4).
+ * A POST `initialize` without a session id creates a session; any other POST without one is stateless.
+ */
+export const mcpRoutes: RouteSetup = (router, bridge, guards) => {
+  const sessions = new Map<string, McpSession>();
+  router.all('/mcp/mcp', guards.mcp, async (ctx) => {
+    const sessionId = ctx.get('mcp-session-id');
+    if (sessionId) return serveSession(ctx, sessions.get(sessionId), sessionId);
+    if (ctx.method !== 'POST') {
+      // 405 is what the MCP spec tells clients to expect when no server→client stream is offered here.
+      ctx.set('Allow', 'POST');
+      return jsonRpcError(
+        ctx,
+        405,
+        `${ctx.method} /mcp/mcp needs the Mcp-Session-Id header that initialize returned; a POST without it is a stateless call`,
+      );
+    }
+    const body = await readJson(ctx, MCP_BODY_LIMIT);
+    const init = InitializeRequestSchema.safeParse(body);
+    if (init.success) {
+      const params = init.data.params;
+      const session = new McpSession(
+        bridge,
+        {
+          clientName: params.clientInfo.name,
+          clientVersion: params.clientInfo.version,
+          capabilities: params.capabilities,
+          transport: transportOf(ctx, 'streamable'),
+        },
+        (ended) => {
+          if (ended.id) sessions.delete(ended.id);
+        },
+      );
+      await session.server.connect(session.transport);
+      const response = await session.transport.handleRequest(toWebRequest(ctx.req, ctx.href), { parsedBody: body });
+      if (session.id) sessions.set(session.id, session);
+      ctx.respond = false;
+      await sendWebResponse(ctx.res, response);
+      return;
+    }
+    await serveStateless(ctx, bridge, body);
+  });
+};
+
+async function serveSession(ctx: Context, session: McpSession | undefined, sessionId: string): Promise<void> {
+  if (!session) {
+    return jsonRpcError(
+      ctx,
+      404,
+      `MCP session "${sessionId}" is not known (it ended, or the bridge restarted); initialize a new session`,
+    );
+  }
+  const body = ctx.method === 'POST' ? await readJson(ctx, MCP_BODY_LIMIT) : undefined;
+  session.active();
+  const response = await session.transport.handleRequest(toWebRequest(ctx.req, ctx.href), { parsedBody: body });
+  ctx.respond = false;
+  const isStream = ctx.method === 'GET' && response.ok && Boolean(response.body);
+  if (isStream) ctx.res.once('close', () => session.streamClosed());
+  await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined);
+}
+
+/**
+ * A stateless call: a fresh server and transport for this one request, closed when it is answered. The answer
+ * is JSON, or SSE when the client asked for progress and accepts a stream (so progress notifications flow).
+ */
+async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown): Promise<void> {
+  const named = AgentId.safeParse(ctx.get(AGENT_HEADER));
+  const transportKind = transportOf(ctx, 'stateless');
+  let agent = bridge.agents.ensure(named.success ? named.data : 'stateless', { transport: transportKind });
+  const accept = ctx.get('accept');
+  const stream = accept.includes('text/event-stream') && wantsProgress(body);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !stream,
+    keepAliveMs: bridge.config.pingMs,
+  });
+  const closed = new AbortController();
+  const server = createMcpServer({
+    bridge,
+    agent: () => agent,
+    bindAgent: (agentId) => (agent = bridge.agents.ensure(agentId, { transport: transportKind })),
+    closed: closed.signal,
+  });
+  ctx.res.once('close', () => closed.abort(new Error('the client closed the request')));
+  try {
+    await server.connect(transport);
+    // Plain HTTP clients (curl, fetch) need not know the Streamable HTTP headers: the answer is JSON anyway.
+    const overrides: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(stream ? {} : { accept: 'application/json, text/event-stream' }),
+    };
+    const response = await transport.handleRequest(toWebRequest(ctx.req, ctx.href, overrides), { parsedBody: body });
+    ctx.respond = false;
+    await sendWebResponse(ctx.res, response);
+  } finally {
+    await transport.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
+  }
+}
+
+function wantsProgress(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || !('params' in body)) return false;
+  const params = (body as { params?: { _meta?: { progressToken?: unknown } } }).params;
+  return params?._meta?.progressToken !== undefined;
+}
+
+function transportOf(ctx: Context, fallback: AgentTransport): AgentTransport {
+  return ctx.get(SHIM_HEADER) === 'stdio' ? 'stdio' : fallback;
+}
+
+function jsonRpcError(ctx: Context, status: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { jsonrpc: '2.0', error: { code: status === 404 ? -32001 : -32000, message }, id: null };
+}

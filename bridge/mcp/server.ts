@@ -1,0 +1,80 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Agent } from '../agents/registry.js';
+import type { BridgeContext } from '../context.js';
+import { dispatch } from './dispatch.js';
+import type { ToolCall } from './tool.js';
+import { TOOLS } from './tools/index.js';
+
+/** What the MCP server needs from the connection it serves (a session, or one stateless request). */
+export interface McpConnection {
+  bridge: BridgeContext;
+  /** the agent this connection speaks for now (aiti_hello may rebind it) */
+  agent(): Agent;
+  bindAgent(agentId: string): Agent;
+  /** aborted when the session ends */
+  closed: AbortSignal;
+}
+
+export const SERVER_INSTRUCTIONS = `AITI Bridge connects you to the web page you are building and to the human at the desk.
+Start with bridge_status (connected pages, agents, open asks) or aiti_hello (binds your agent id and default page).
+page_snapshot gives a DOM outline with refs (e12) that page_exec commands take as "target".
+Ask the human with user_* tools instead of guessing. Human messages arrive in aiti_inbox; every tool result says when some are unread.`;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * The one MCP server definition: every tool of the flat registry, listed by the SDK from its zod schema and
+ * called through the one dispatcher. A new instance serves each session or stateless request.
+ */
+export function createMcpServer(connection: McpConnection): McpServer {
+  const server = new McpServer(
+    { name: 'aiti-bridge', title: 'AITI Bridge', version: connection.bridge.version },
+    {
+      // Claude Code shows `notifications/claude/channel` in the conversation when the server declares this.
+      capabilities: { tools: {}, experimental: { 'claude/channel': {} } },
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      },
+      () => {
+        throw new Error('tools/call is served by the dispatcher');
+      },
+    );
+  }
+  // The SDK validates arguments itself, in its own words; the dispatcher does it so every error names the
+  // field the same way on every transport. tools/list stays the SDK's (JSON Schema from the zod schemas).
+  server.server.removeRequestHandler('tools/call');
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    dispatch(TOOLS, request.params.name, request.params.arguments, toolCall(connection, extra)),
+  );
+  return server;
+}
+
+function toolCall(connection: McpConnection, extra: Extra): ToolCall {
+  const progressToken = extra._meta?.progressToken;
+  return {
+    bridge: connection.bridge,
+    get agent() {
+      return connection.agent();
+    },
+    signal: AbortSignal.any([extra.signal, connection.closed]),
+    progress: async (message, progress, total) => {
+      if (progressToken === undefined || extra.signal.aborted) return;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
+      });
+    },
+    bindAgent: (agentId) => connection.bindAgent(agentId),
+  };
+}

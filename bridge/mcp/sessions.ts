@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
+import type { BridgeContext } from '../context.js';
+import { createMcpServer } from './server.js';
+import { pushLinks } from './push-links.js';
+
+export interface SessionStart {
+  clientName?: string;
+  clientVersion?: string;
+  capabilities?: ClientCapabilities;
+  transport: AgentTransport;
+}
+
+/**
+ * One Streamable HTTP session: its MCP server and transport, and the agent it speaks for. The agent is online
+ * from the first request that carries the session id (a client that drops the id never shows up) until the
+ * GET stream closes, the client sends DELETE, or the session idles for the TTL without a GET stream.
+ */
+export class McpSession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: McpServer;
+  agent: Agent;
+  private readonly closing = new AbortController();
+  private link: AgentLink;
+  private linked = false;
+  private streamOpen = false;
+  private idleTimer?: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(
+    private readonly bridge: BridgeContext,
+    private readonly start: SessionStart,
+    private readonly onEnd: (session: McpSession) => void,
+  ) {
+    const agents = bridge.agents;
+    this.agent = agents.ensure(agents.idFor(start.clientName), {
+      ...(start.clientName ? { client: clientLabel(start) } : {}),
+      transport: start.transport,
+    });
+    this.link = { transport: start.transport, ...(start.clientName ? { client: clientLabel(start) } : {}) };
+    this.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      keepAliveMs: bridge.config.pingMs,
+      onsessionclosed: () => this.end('the client ended the session'),
+    });
+    this.server = createMcpServer({
+      bridge,
+      agent: () => this.agent,
+      bindAgent: (agentId) => this.bindAgent(agentId),
+      closed: this.closing.signal,
+    });
+    this.transport.onclose = () => this.end('the transport closed');
+  }
+
+  get id(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  /** Every request of this session passes here: the agent goes online and the idle clock restarts. */
+  active(): void {
+    const id = this.id;
+    if (this.ended || !id) return;
+    if (!this.linked) {
+      this.linked = true;
+      this.bridge.agents.link(this.agent, id, this.link);
+    } else this.bridge.agents.touch(this.agent);
+    this.armIdle();
+  }
+
+  /** The server→client stream opened: pushes can now reach the client. */
+  streamOpened(): void {
+    const id = this.id;
+    if (this.ended || !id) return;
+    this.streamOpen = true;
+    clearTimeout(this.idleTimer);
+    this.link = { ...this.link, ...pushLinks(this.server.server, this.transport, this.start.capabilities) };
+    this.linked = true;
+    this.bridge.agents.link(this.agent, id, this.link);
+  }
+
+  /** The GET stream closed: the session ends with it (DESIGN §4). */
+  streamClosed(): void {
+    if (this.streamOpen) this.end('its GET stream closed');
+  }
+
+  private bindAgent(agentId: string): Agent {
+    const agents = this.bridge.agents;
+    if (agentId === this.agent.agentId) return this.agent;
+    const id = this.id;
+    const next = agents.ensure(agentId, { transport: this.start.transport });
+    if (id && this.linked) {
+      agents.unlink(this.agent, id);
+      this.agent = next;
+      agents.link(next, id, this.link);
+    } else this.agent = next;
+    return next;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.streamOpen) return;
+    this.idleTimer = setTimeout(() => this.end('idle without a GET stream'), this.bridge.config.ttlMs);
+    this.idleTimer.unref();
+  }
+
+  end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.idleTimer);
+    this.closing.abort(new Error(`the MCP session ended (${reason})`));
+    const id = this.id;
+    if (id && this.linked) this.bridge.agents.unlink(this.agent, id);
+    this.bridge.log.child('mcp').debug(`session ${id ?? '?'} of ${this.agent.agentId} ended: ${reason}`);
+    this.onEnd(this);
+    void this.server.close().catch(() => undefined);
+  }
+}
+
+function clientLabel(start: SessionStart): string {
+  return start.clientVersion ? `${start.clientName ?? 'client'} ${start.clientVersion}` : (start.clientName ?? '');
+}

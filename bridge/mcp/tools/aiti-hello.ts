@@ -1,0 +1,46 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { connectedList } from '../resolve-page.js';
+import { defineTool, ToolError } from '../tool.js';
+
+const HOW_TO = [
+  'Messages from the human (and async answers, and page events you subscribed to) wait in your inbox; every tool result ends with a one-line notice while some are unread.',
+  'Call aiti_inbox to read them (they become "delivered"), then aiti_inbox {"ack":[ids]} once handled (they become "consumed").',
+  'Call aiti_hello again with the same agentId after a reconnect or a bridge restart: your inbox is kept.',
+  'Page tools use the page bound here when you leave out pageId.',
+];
+
+export const aitiHello = defineTool({
+  name: 'aiti_hello',
+  title: 'Introduce yourself',
+  description:
+    'Binds this session to your agent id (stable across reconnects and bridge restarts: pass the same agentId again), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.',
+  inputSchema: ToolInputs.aiti_hello,
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  async handle({ agentId, pageId, subEvents }, call) {
+    const { bridge } = call;
+    if (pageId !== undefined && !bridge.pages.get(pageId)) {
+      throw new ToolError(`pageId "${pageId}" is not connected; ${connectedList(call)}`, 'pageId');
+    }
+    const agent = agentId ? call.bindAgent(agentId) : call.agent;
+    bridge.agents.update(agent, {
+      ...(pageId !== undefined ? { pageId } : {}),
+      ...(subEvents ? { subEvents } : {}),
+    });
+    const pages = bridge.pages.operable().map((p) => ({
+      pageId: p.pageId,
+      url: p.url,
+      ...(p.title ? { title: p.title } : {}),
+    }));
+    const pending = bridge.inbox.unread(agent.agentId);
+    const structured = {
+      agentId: agent.agentId,
+      pending,
+      ...(agent.pageId ? { pageId: agent.pageId } : {}),
+      subEvents: [...agent.subEvents],
+      pages,
+      howTo: HOW_TO,
+    };
+    const summary = `You are agent "${agent.agentId}"; ${pending} pending message(s)${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
+    return { structured, summary };
+  },
+});

@@ -1,0 +1,53 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { composeState } from '../../human/state.js';
+import { isConnected } from '../../pages/registry.js';
+import { defineTool } from '../tool.js';
+
+export const bridgeStatus = defineTool({
+  name: 'bridge_status',
+  title: 'Bridge status',
+  description:
+    'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, and how many questions to the human are open. Call it first, and whenever a tool says a page is not connected.',
+  inputSchema: ToolInputs.bridge_status,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handle(_args, call) {
+    const { bridge, agent } = call;
+    const state = composeState(bridge);
+    const pages = bridge.pages.all();
+    const row = (p: (typeof pages)[number]) => ({
+      pageId: p.pageId,
+      url: p.url,
+      ...(p.title ? { title: p.title } : {}),
+      origin: p.origin,
+      frameworks: p.frameworks,
+      frames: [...p.frames.values()].filter((f) => f.stream?.isOpen).map((f) => f.frameId),
+    });
+    const operable = bridge.pages.operable();
+    const agents = state.agents.map((a) => ({
+      agentId: a.agentId,
+      online: a.online,
+      transport: a.transport,
+      ...(a.client ? { client: a.client } : {}),
+      ...(a.pageId ? { pageId: a.pageId } : {}),
+      unread: a.unread,
+      lastSeen: a.lastSeen,
+    }));
+    const structured = {
+      version: bridge.version,
+      uptimeMs: Date.now() - bridge.startedAt,
+      you: agent.agentId,
+      ...(agent.pageId ? { boundPageId: agent.pageId } : {}),
+      pages: operable.map(row),
+      heldPages: pages.filter((p) => isConnected(p) && !bridge.pages.isOperable(p)).map(row),
+      disconnectedPages: pages.filter((p) => !isConnected(p) && bridge.pages.isOperable(p)).map((p) => p.pageId),
+      agents: {
+        online: agents.filter((a) => a.online),
+        offline: agents.filter((a) => !a.online),
+      },
+      openAsks: state.asks.length,
+      humanAway: state.away,
+    };
+    const summary = `${operable.length} page(s) to drive: ${operable.map((p) => p.pageId).join(', ') || 'none'}; ${structured.agents.online.length} agent(s) online; ${structured.openAsks} open ask(s)`;
+    return { structured, summary };
+  },
+});

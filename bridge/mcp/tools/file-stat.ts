@@ -1,0 +1,45 @@
+import { lstat, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { ToolInputs } from '../../protocol/index.js';
+import { defineTool, ToolError } from '../tool.js';
+
+export const fileStat = defineTool({
+  name: 'file_stat',
+  title: 'File info',
+  description:
+    'Whether a file or directory exists on this machine, and its type, size and modification time. Takes absolute paths only (e.g. to check that a build wrote its output).',
+  inputSchema: ToolInputs.file_stat,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handle({ path }) {
+    if (!isAbsolute(path)) {
+      throw new ToolError(
+        `path "${path}" is relative; give an absolute path (file_stat does not guess a directory)`,
+        'path',
+      );
+    }
+    let link;
+    try {
+      link = await lstat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { structured: { path, exists: false } };
+      if (code === 'EACCES' || code === 'EPERM')
+        throw new ToolError(`not allowed to look at "${path}" (${code})`, 'path');
+      throw error;
+    }
+    const symlink = link.isSymbolicLink();
+    const target = symlink ? await stat(path).catch(() => undefined) : link;
+    if (!target) return { structured: { path, exists: false, symlink: true, broken: true } };
+    const type = target.isFile() ? 'file' : target.isDirectory() ? 'directory' : 'other';
+    return {
+      structured: {
+        path,
+        exists: true,
+        type,
+        size: target.size,
+        mtime: target.mtime.toISOString(),
+        ...(symlink ? { symlink: true } : {}),
+      },
+    };
+  },
+});

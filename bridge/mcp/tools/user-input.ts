@@ -1,0 +1,26 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { askedAbout, askHuman } from '../../asks/ask-human.js';
+import { defineTool } from '../tool.js';
+
+export const userInput = defineTool({
+  name: 'user_input',
+  title: 'Ask the human for text',
+  description:
+    'Asks the human to type an answer (prefilled with defaultValue) on a card in the AITI window, with a countdown. ' +
+    'Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the text; follow the hint ' +
+    'for the other outcomes.',
+  inputSchema: ToolInputs.user_input,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handle: async (args, call) =>
+    askHuman(
+      call,
+      {
+        kind: 'user_input',
+        prompt: args.prompt,
+        ...(args.defaultValue !== undefined ? { defaultValue: args.defaultValue } : {}),
+        timeoutMs: args.timeoutMs,
+        ...askedAbout(call, args.pageId),
+      },
+      args,
+    ),
+});

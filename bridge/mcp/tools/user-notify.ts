@@ -1,0 +1,42 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { isConnected } from '../../pages/registry.js';
+import { resolvePage } from '../resolve-page.js';
+import { defineTool } from '../tool.js';
+
+export const userNotify = defineTool({
+  name: 'user_notify',
+  title: 'Notify the human',
+  description:
+    'Tells the human something without waiting for an answer: a desktop notification from the AITI app (and a line ' +
+    'in its window), and a browser notification on the page when one is named or bound with aiti_hello. Returns at once.',
+  inputSchema: ToolInputs.user_notify,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handle: async (args, call) => {
+    const { bridge, agent } = call;
+    const bound = agent.pageId ? bridge.pages.get(agent.pageId) : undefined;
+    const page = args.pageId ? resolvePage(call, args.pageId) : bound && isConnected(bound) ? bound : undefined;
+    const title = args.title !== undefined ? { title: args.title } : {};
+    bridge.hub.broadcast('notify', {
+      agentId: agent.agentId,
+      body: args.body,
+      ...title,
+      ...(page ? { pageId: page.pageId } : {}),
+    });
+    if (page) {
+      // Not awaited: a notification never holds the agent; a page that cannot show it only loses the copy there.
+      bridge.requests
+        .send(
+          page,
+          'User.notify',
+          args.title !== undefined ? { body: args.body, title: args.title } : { body: args.body },
+        )
+        .catch((error: Error) =>
+          bridge.log.child('asks').warn(`User.notify on ${page.pageId} failed: ${error.message}`),
+        );
+    }
+    return {
+      structured: { notified: true, windows: bridge.hub.watchers, ...(page ? { pageId: page.pageId } : {}) },
+      summary: `the human was notified${page ? ` (also on page ${page.pageId})` : ''}`,
+    };
+  },
+});

@@ -1,0 +1,57 @@
+import { PickResult, ToolInputs } from '../../protocol/index.js';
+import { askHuman } from '../../asks/ask-human.js';
+import type { Asks } from '../../asks/asks.js';
+import { resolvePage } from '../resolve-page.js';
+import { defineTool } from '../tool.js';
+
+export const userPickElement = defineTool({
+  name: 'user_pick_element',
+  title: 'Ask the human to point at an element',
+  description:
+    'Opens the element picker on the page: the human hovers and clicks the element they mean (Esc cancels). The ask ' +
+    'also shows in the AITI window with a countdown, where it can be paused or rejected. value is ' +
+    '{selector, ref, tag, role?, name?, text, rect, source?}; use its ref or selector with page_exec.',
+  inputSchema: ToolInputs.user_pick_element,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handle: async (args, call) => {
+    const page = resolvePage(call, args.pageId);
+    const { asks, requests } = call.bridge;
+    return askHuman(
+      call,
+      {
+        kind: 'user_pick_element',
+        prompt: args.prompt,
+        pageId: page.pageId,
+        pageUrl: page.url,
+        timeoutMs: args.timeoutMs,
+      },
+      {
+        wait: args.wait ?? false,
+        onOpen: (ask) => {
+          requests.send(page, 'User.pick', { prompt: args.prompt }, { timeoutMs: ask.countdown.remainingMs() }).then(
+            (result) => endWithPick(asks, ask.askId, result),
+            (error: Error) => asks.end(ask.askId, 'cancelled', { text: `the page could not pick: ${error.message}` }),
+          );
+        },
+      },
+    );
+  },
+});
+
+function endWithPick(asks: Asks, askId: string, result: unknown): void {
+  const parsed = PickResult.safeParse(result);
+  if (!parsed.success) {
+    asks.end(askId, 'cancelled', {
+      text: `the page answered the picker with an unexpected value: ${JSON.stringify(result)}`,
+    });
+    return;
+  }
+  const pick = parsed.data;
+  if (pick.picked) {
+    const { picked: _, ...element } = pick;
+    asks.end(askId, 'answered', { value: element });
+  } else if (pick.reason === 'cancelled')
+    asks.end(askId, 'rejected', { text: 'the human closed the picker on the page (Esc)' });
+  else if (pick.reason === 'timeout') asks.end(askId, 'timed_out', { text: 'the picker on the page timed out' });
+  else asks.end(askId, 'cancelled', { text: 'another pick replaced this one on the page' });
+}

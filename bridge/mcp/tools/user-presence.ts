@@ -1,0 +1,26 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { askedAbout, askHuman } from '../../asks/ask-human.js';
+import { defineTool } from '../tool.js';
+
+export const userPresence = defineTool({
+  name: 'user_presence',
+  title: 'Is the human at the desk?',
+  description:
+    'Asks whether the human is there. status "answered" with value "present", or status "away" (they said so, ' +
+    'did not answer within timeoutMs, or were already marked away — then at once, unless wait:true). While the ' +
+    'human is marked away, other sync questions also answer "away" at once.',
+  inputSchema: ToolInputs.user_presence,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handle: async (args, call) =>
+    askHuman(
+      call,
+      {
+        kind: 'user_presence',
+        prompt: args.prompt ?? 'Are you there?',
+        choices: ['present', 'away'],
+        timeoutMs: args.timeoutMs,
+        ...askedAbout(call, args.pageId),
+      },
+      { wait: args.wait ?? false },
+    ),
+});

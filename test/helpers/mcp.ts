@@ -1,0 +1,90 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { onCleanup } from './bridge.js';
+
+export type AgentTransportKind = 'streamable' | 'stateless' | 'stdio';
+
+export interface ConnectOptions {
+  /** default 'streamable' */
+  transport?: AgentTransportKind;
+  /** the MCP clientInfo name; the bridge derives the agent id from it (default "test-agent") */
+  clientName?: string;
+  capabilities?: ClientCapabilities;
+  /** sent as Authorization: Bearer (HTTP) or AITI_BRIDGE_TOKEN with --mcp-auth (stdio) */
+  token?: string;
+  /** stdio only: extra environment for the shim process */
+  env?: Record<string, string>;
+}
+
+const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
+
+/**
+ * A connected official MCP SDK Client, speaking to the bridge over the chosen transport, closed after the test.
+ * - streamable: Streamable HTTP with a session (POST + GET stream);
+ * - stateless: the same client, but the session id is never kept, so every POST is stateless;
+ * - stdio: the real shim (`node bin/aiti-bridge.js --stdio`) as a child process, forwarding to the bridge.
+ */
+export async function connectAgent(bridgeUrl: string, options: ConnectOptions = {}): Promise<Client> {
+  const kind = options.transport ?? 'streamable';
+  const client = new Client(
+    { name: options.clientName ?? 'test-agent', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
+  await client.connect(transportFor(bridgeUrl, kind, options));
+  onCleanup(() => client.close());
+  return client;
+}
+
+function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: ConnectOptions): Transport {
+  const url = new URL('/mcp/mcp', bridgeUrl);
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  if (kind === 'streamable') return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  if (kind === 'stateless') {
+    return new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      // Forget the session id initialize returns: every later POST then goes out without one.
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (!res.headers.has('mcp-session-id')) return res;
+        const stripped = new Headers(res.headers);
+        stripped.delete('mcp-session-id');
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: stripped });
+      },
+    });
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    AITI_BRIDGE_URL: bridgeUrl,
+    AITI_LOG: 'warn',
+    ...(options.token ? { AITI_BRIDGE_TOKEN: options.token } : {}),
+    ...options.env,
+  };
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--stdio', ...(options.token ? ['--mcp-auth'] : [])],
+    env,
+    stderr: 'pipe',
+  });
+}
+
+/** The text of a tool result (all text blocks, joined by newlines). */
+export function resultText(result: CallToolResult): string {
+  return result.content
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+/** Calls a tool and returns its result, typed as a tool result. */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
