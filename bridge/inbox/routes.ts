@@ -17,7 +17,15 @@ export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guard
       text: body.text,
       ...(body.ref ? { ref: body.ref } : {}),
     };
-    const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft)));
+    const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft))).catch(
+      (error: Error) => {
+        bridge.log.error('push not stored:', error);
+        throw new HttpError(
+          503,
+          `the message could not be stored (${error.message}); it was not delivered — check the disk of the data dir and send it again`,
+        );
+      },
+    );
     const answer: PushAnswer = { delivered };
     ctx.body = answer;
   });

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { Journal } from '../../bridge/inbox/journal.js';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { createLogger } from '../../bridge/log.js';
-import type { Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
+import type { InboxResult, Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
 import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { callTool, connectAgent } from '../helpers/mcp.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 const TOKEN = 'crash-test-token';
@@ -51,7 +52,7 @@ async function allMessages(url: string, agentId: string): Promise<Message[]> {
 }
 
 describe('a bridge killed with SIGKILL', () => {
-  it('keeps every push it answered with a 2xx, pending again after the restart', async () => {
+  it('keeps every push it answered with a 2xx; delivered ones are pending again, acked ones consumed', async () => {
     const dataDir = tempDir();
     // an agent the bridge knows from its journal, so pushes to it are accepted without an MCP session
     const seed = new Inbox(
@@ -68,6 +69,9 @@ describe('a bridge killed with SIGKILL', () => {
     seed.close();
 
     const first = await spawnBridge(dataDir);
+    const seeded = new Map((await allMessages(first.url, 'claude')).map((m) => [m.id, m.status]));
+    expect(seeded.get(delivered.id)).toBe('pending');
+    expect(seeded.get(consumed.id)).toBe('consumed');
     const acknowledged: string[] = [];
     let stop = false;
     const worker = async (w: number) => {
@@ -83,7 +87,30 @@ describe('a bridge killed with SIGKILL', () => {
         }
       }
     };
-    const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+    // an agent reads its inbox meanwhile and acks every other message it read
+    const agent = await connectAgent(first.url, { clientName: 'claude' });
+    await callTool(agent, 'aiti_hello', { agentId: 'claude' });
+    const read = new Set<string>();
+    const consumedNow = new Set<string>();
+    const ackSent = new Set<string>(); // an ack in flight at the kill may or may not have landed
+    const reader = async () => {
+      while (!stop) {
+        try {
+          const result = await callTool(agent, 'aiti_inbox', {});
+          const ids = (result.structuredContent as InboxResult).messages.map((m) => m.id);
+          ids.forEach((id) => read.add(id));
+          const ack = ids.filter((_, i) => i % 2 === 0);
+          if (!ack.length) continue;
+          ack.forEach((id) => ackSent.add(id));
+          const acked = await callTool(agent, 'aiti_inbox', { ack });
+          ((acked.structuredContent as InboxResult).acked ?? []).forEach((id) => consumedNow.add(id));
+          ((acked.structuredContent as InboxResult).messages ?? []).forEach((m) => read.add(m.id));
+        } catch {
+          return; // the bridge is gone
+        }
+      }
+    };
+    const workers = [...Array.from({ length: 6 }, (_, w) => worker(w)), reader()];
     while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL'); // while pushes are in flight
     await new Promise((resolve) => first.child.once('exit', resolve));
@@ -95,8 +122,13 @@ describe('a bridge killed with SIGKILL', () => {
     const status = new Map(messages.map((m) => [m.id, m.status]));
     const lost = acknowledged.filter((id) => !status.has(id));
     expect(lost).toEqual([]);
-    for (const id of acknowledged) expect(status.get(id)).toBe('pending');
-    expect(status.get(delivered.id)).toBe('pending');
+    expect(consumedNow.size).toBeGreaterThan(0);
+    expect(read.size).toBeGreaterThan(consumedNow.size);
+    for (const id of acknowledged) {
+      if (consumedNow.has(id)) expect(status.get(id)).toBe('consumed');
+      else if (!ackSent.has(id)) expect(status.get(id)).toBe('pending');
+      else expect(['pending', 'consumed']).toContain(status.get(id));
+    }
     expect(status.get(consumed.id)).toBe('consumed');
     expect(second.stderr()).not.toMatch(/error/i);
   }, 60_000);
