@@ -43,6 +43,7 @@ export class Journal {
   private readonly retired = new Set<number>();
   private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private flushing = false;
+  private closed = false;
   private readonly now: () => Date;
   private readonly maxBytes: number;
 
@@ -54,6 +55,7 @@ export class Journal {
 
   /** Appends one line to the agent's current file; resolves once it is on disk. */
   append(agentId: string, line: JournalLine): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the journal is closed (the bridge is stopping)'));
     try {
       const text = JSON.stringify(line) + '\n';
       const bytes = Buffer.byteLength(text);
@@ -210,6 +212,7 @@ export class Journal {
   }
 
   close(): void {
+    this.closed = true;
     for (const file of this.files.values()) {
       try {
         fsyncSync(file.fd);

@@ -36,7 +36,14 @@ export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guard
   });
 
   router.get('/bridge/inbox-status', guards.window, (ctx) => {
-    ctx.body = bridge.inbox.status();
+    const answer = bridge.inbox.status();
+    const listed = new Set(answer.agents.map((row) => row.agentId));
+    for (const agent of bridge.agents.all()) {
+      if (!listed.has(agent.agentId)) {
+        answer.agents.push({ agentId: agent.agentId, counts: bridge.inbox.counts(agent.agentId) });
+      }
+    }
+    ctx.body = answer;
   });
 }
 

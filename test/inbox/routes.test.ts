@@ -39,6 +39,15 @@ describe('push, history and inbox status over HTTP', () => {
     window.close();
   });
 
+  it('lists connected agents with an empty inbox in the status too', async () => {
+    const bridge = await startBridge();
+    bridge.context.agents.ensure('cursor');
+    const status = await http(`${bridge.url}/bridge/inbox-status`, { token: bridge.token });
+    expect((status.body as InboxStatusAnswer).agents).toEqual([
+      { agentId: 'cursor', counts: { pending: 0, delivered: 0, consumed: 0 } },
+    ]);
+  });
+
   it('pushes to every known agent with to:"all" (the default)', async () => {
     const bridge = await startBridge();
     bridge.context.agents.ensure('claude');
