@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+// Runs inside the lock: rebuilds dist/electron only when an output is missing or older than electron/*.ts, so
+// test files running in parallel never delete the bundle another one is reading.
+const CHECK_AND_BUILD = `
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const outputs = ['dist/electron/main.js', 'dist/electron/preload.cjs'];
+const newest = Math.max(...readdirSync('electron').map((f) => statSync('electron/' + f).mtimeMs));
+const stale = outputs.some((f) => !existsSync(f) || statSync(f).mtimeMs < newest);
+if (stale) execFileSync(process.execPath, ['scripts/build.js', 'electron'], { stdio: 'ignore' });
+`;
+
+/** Makes sure dist/electron (main.js, preload.cjs) is built from the current electron/ sources. */
+export function ensureElectronBuilt(): void {
+  execFileSync('flock', ['/tmp/aiti-electron-build.lock', process.execPath, '-e', CHECK_AND_BUILD], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}

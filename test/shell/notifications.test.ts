@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { Channel } from '../../electron/channels.js';
+import { setupNotifications } from '../../electron/notifications.js';
+import { trackOpenAsks } from '../../electron/open-asks.js';
+import { setupWindow } from '../../electron/window.js';
+import { http, startBridge } from '../helpers/bridge.js';
+import { FakeNotification, FakeWindow } from './fakes.js';
+
+async function notifyingShell(options: { paused?: boolean; supported?: boolean } = {}) {
+  const bridge = await startBridge();
+  let window: FakeWindow | undefined;
+  const control = setupWindow({
+    createWindow: (o) => (window = new FakeWindow(o)),
+    openExternal: async () => undefined,
+    url: `${bridge.url}/aiti/ui/`,
+    preload: '/p.cjs',
+    isQuitting: () => false,
+    hidden: true,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const notifications: FakeNotification[] = [];
+  let paused = options.paused ?? false;
+  setupNotifications({
+    createNotification: (o) => {
+      const notification = new FakeNotification(o);
+      notifications.push(notification);
+      return notification;
+    },
+    isSupported: () => options.supported ?? true,
+    feed: bridge.context.hub,
+    asks: trackOpenAsks(bridge.context.hub),
+    windowShown: () => control.isShown(),
+    paused: () => paused,
+    openAsk: (askId) => control.openAsk(askId),
+    showWindow: () => control.show(),
+  });
+  if (!window) throw new Error('no window');
+  return { bridge, window, notifications, setPaused: (on: boolean) => (paused = on) };
+}
+
+describe('desktop notifications', () => {
+  it('announce a new ask while the window is hidden', async () => {
+    const { bridge, notifications } = await notifyingShell();
+    bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Drop the users table?' });
+    expect(notifications.map((n) => [n.options.title, n.options.body, n.shown])).toEqual([
+      ['claude asks', 'Drop the users table?', true],
+    ]);
+  });
+
+  it('clicking one shows the window on that card', async () => {
+    const { bridge, window, notifications } = await notifyingShell();
+    const ask = bridge.context.asks.create({ kind: 'user_input', agentId: 'cursor', prompt: 'Port?' });
+    notifications[0]?.click();
+    expect(window.visible).toBe(true);
+    expect(window.webContents.sent).toEqual([{ channel: Channel.OpenAsk, args: [{ askId: ask.askId }] }]);
+  });
+
+  it('stay quiet while the window is in front, or when paused', async () => {
+    const shown = await notifyingShell();
+    shown.window.show();
+    shown.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    expect(shown.notifications).toEqual([]);
+
+    const paused = await notifyingShell({ paused: true });
+    paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    expect(paused.notifications).toEqual([]);
+    paused.setPaused(false);
+    paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Really?' });
+    expect(paused.notifications.map((n) => n.options.body)).toEqual(['Really?']);
+  });
+
+  it('withdraw the notification of an ask answered elsewhere', async () => {
+    const { bridge, notifications } = await notifyingShell();
+    const ask = bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    const answered = await http(`${bridge.url}/bridge/answer`, {
+      token: bridge.token,
+      body: { askId: ask.askId, action: 'answer', value: false },
+    });
+    expect(answered.status).toBeLessThan(300);
+    expect(notifications[0]?.closed).toBe(true);
+  });
+
+  it('show what an agent sends with user_notify', async () => {
+    const { bridge, window, notifications } = await notifyingShell();
+    bridge.context.hub.broadcast('notify', { agentId: 'claude', title: 'Build done', body: 'All 212 tests pass' });
+    expect(notifications.map((n) => [n.options.title, n.options.body])).toEqual([
+      ['claude: Build done', 'All 212 tests pass'],
+    ]);
+    notifications[0]?.click();
+    expect(window.visible).toBe(true);
+  });
+
+  it('do nothing where the system has no notifications', async () => {
+    const { bridge, notifications } = await notifyingShell({ supported: false });
+    bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    expect(notifications).toEqual([]);
+  });
+});

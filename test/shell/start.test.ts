@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { waitFor } from '../helpers/wait.js';
+import { ensureElectronBuilt } from './built.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `npm start -- <args>` in its own process group (npm, node and whatever they spawn die together). */
+function npmStart(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn('npm', ['start', '--silent', '--', '--no-build', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = { stderr: '', stdout: '' };
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  const stop = () => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  onCleanup(stop);
+  return { child, output, stop };
+}
+
+/** The environment of this machine without a display, or with one named. */
+function envWith(changes: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AITI_LOG: 'info' };
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  delete env.ELECTRON_OVERRIDE_DIST_PATH;
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Waits for the headless bridge to print its window URL, then checks it serves with that token. */
+async function headlessBridgeFrom(output: { stderr: string }) {
+  await waitFor(() => /human window:\s+\S+/.test(output.stderr), 20_000, `the window URL on stderr:\n${output.stderr}`);
+  const windowUrl = /human window:\s+(\S+)/.exec(output.stderr)?.[1] ?? '';
+  const url = new URL(windowUrl);
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  expect(url.pathname).toBe('/aiti/ui/');
+  expect((await http(`${url.origin}/bridge/health`)).body).toMatchObject({ ok: true });
+  expect((await http(`${url.origin}/bridge/sessions`, { token })).status).toBe(200);
+  return { origin: url.origin, token };
+}
+
+const firstLine = (text: string) => text.split('\n')[0];
+
+describe('npm start where Electron cannot start', () => {
+  beforeAll(() => {
+    // the launch path needs the app built; only the electron step, which writes dist/electron alone
+    ensureElectronBuilt();
+  });
+
+  it('without a display, says so in one line and runs the headless bridge with the flags given', async () => {
+    const dataDir = tempDir();
+    const { output } = npmStart(['--port', '0', '--data-dir', dataDir], envWith({}));
+    const { token } = await headlessBridgeFrom(output);
+    expect(firstLine(output.stderr)).toBe(
+      'aiti-bridge: the desktop app cannot start here: no display (DISPLAY and WAYLAND_DISPLAY are unset); running the headless bridge instead',
+    );
+    expect(readFileSync(join(dataDir, 'aiti-bridge', 'token'), 'utf8').trim()).toBe(token);
+    expect(output.stdout).toBe('');
+  });
+
+  it.skipIf(existsSync(join(ROOT, 'node_modules', 'electron', 'path.txt')))(
+    'without the Electron binary (never downloaded), says so without trying to download it',
+    async () => {
+      const { output } = npmStart(['--port', '0', '--data-dir', tempDir()], envWith({ DISPLAY: ':99' }));
+      await headlessBridgeFrom(output);
+      expect(firstLine(output.stderr)).toMatch(
+        /^aiti-bridge: the desktop app cannot start here: the Electron binary is not installed .*; running the headless bridge instead$/,
+      );
+      expect(output.stderr).not.toContain('Downloading Electron');
+    },
+  );
+
+  it('when Electron dies at start, says how and falls back to the headless bridge', async () => {
+    const fake = tempDir();
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\necho "cannot open display" >&2\nexit 3\n');
+    chmodSync(join(fake, 'electron'), 0o755);
+    const { output } = npmStart(
+      ['--port', '0', '--data-dir', tempDir()],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }),
+    );
+    await headlessBridgeFrom(output);
+    expect(output.stderr).toContain(
+      'aiti-bridge: the desktop app cannot start here: Electron exited at start (code 3); running the headless bridge instead',
+    );
+  });
+});
+
+describe('npm start where Electron can start', () => {
+  it('launches the built main process with the bridge flags, and no headless bridge', async () => {
+    ensureElectronBuilt();
+    const fake = tempDir();
+    const argsFile = join(fake, 'args.txt');
+    writeFileSync(join(fake, 'electron'), `#!/bin/sh\necho "$@" > "${argsFile}"\nexec sleep 30\n`);
+    chmodSync(join(fake, 'electron'), 0o755);
+    const { output } = npmStart(['--port', '0'], envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }));
+    await waitFor(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').length > 0, 20_000, 'Electron launched');
+    expect(readFileSync(argsFile, 'utf8').trim()).toBe(`${join(ROOT, 'dist', 'electron', 'main.js')} --port 0`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(output.stderr).not.toContain('headless');
+  });
+});
