@@ -1,0 +1,48 @@
+import {
+  describeZodError,
+  PageCommands,
+  PUBLIC_COMMANDS,
+  ToolInputs,
+  isPageCommand,
+  type Json,
+} from '../../protocol/index.js';
+import { PAGE_MARGIN_MS, asObject, runPageCommand } from '../page-command.js';
+import { resolvePage } from '../resolve-page.js';
+import { defineTool, ToolError } from '../tool.js';
+
+export const pageExec = defineTool({
+  name: 'page_exec',
+  title: 'Run a page command',
+  description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. Script evaluation, storage writes and leaving the page's origin wait for the human's confirmation.`,
+  inputSchema: ToolInputs.page_exec,
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  async handle({ pageId, frameId, cmd, args }, call) {
+    if (!isPageCommand(cmd) || !PUBLIC_COMMANDS.includes(cmd)) {
+      const near = PUBLIC_COMMANDS.filter((name) =>
+        name.toLowerCase().includes(cmd.split('.').pop()?.toLowerCase() ?? ''),
+      );
+      throw new ToolError(
+        `unknown page command "${cmd}"${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; commands: ${PUBLIC_COMMANDS.join(', ')}`,
+        'cmd',
+      );
+    }
+    const parsed = PageCommands[cmd].safeParse(args ?? {});
+    if (!parsed.success) {
+      const { message, field } = describeZodError(parsed.error);
+      throw new ToolError(`${cmd} args ${message}`, field ? `args.${field}` : 'args');
+    }
+    const page = resolvePage(call, pageId);
+    const commandArgs = parsed.data as Json;
+    const result = await runPageCommand(call, page, cmd, commandArgs, {
+      ...(frameId ? { frameId } : {}),
+      timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, parsed.data),
+    });
+    return { structured: { pageId: page.pageId, cmd, result: asObject(result) } };
+  },
+});
+
+/** Page.waitFor may wait up to its own timeoutMs: the bridge waits that long plus the round trip. */
+function commandTimeout(defaultMs: number, cmd: string, args: object): number {
+  const own = 'timeoutMs' in args && typeof args.timeoutMs === 'number' ? args.timeoutMs : 0;
+  return Math.max(defaultMs, own + PAGE_MARGIN_MS);
+}

@@ -1,0 +1,38 @@
+import { ToolInputs, type LogEntry } from '../../protocol/index.js';
+import { resolvePage } from '../resolve-page.js';
+import { defineTool, ToolError } from '../tool.js';
+
+const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
+export const DEFAULT_LIMIT = 100;
+
+export const pageLogs = defineTool({
+  name: 'page_logs',
+  title: 'Page console',
+  description:
+    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
+  inputSchema: ToolInputs.page_logs,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handle({ pageId, level, since, limit }, call) {
+    const page = resolvePage(call, pageId, { remembered: true });
+    const after = sinceTime(since);
+    const all = call.bridge.buffers.peek(page.pageId)?.logs.toArray() ?? [];
+    const matching = all.filter(
+      (e) => (!level || RANK[e.level] >= RANK[level]) && (after === undefined || Date.parse(e.at) > after),
+    );
+    const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
+    return {
+      structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
+      summary: `${entries.length} of ${matching.length} matching console entries of ${page.pageId}`,
+    };
+  },
+});
+
+/** An ISO time as ms, or a ToolError naming `since`. */
+export function sinceTime(since: string | undefined): number | undefined {
+  if (since === undefined) return undefined;
+  const at = Date.parse(since);
+  if (Number.isNaN(at)) {
+    throw new ToolError(`since "${since}" is not an ISO time; use e.g. "${new Date().toISOString()}"`, 'since');
+  }
+  return at;
+}

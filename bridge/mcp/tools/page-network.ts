@@ -1,0 +1,26 @@
+import { ToolInputs } from '../../protocol/index.js';
+import { resolvePage } from '../resolve-page.js';
+import { defineTool } from '../tool.js';
+import { DEFAULT_LIMIT, sinceTime } from './page-logs.js';
+
+export const pageNetwork = defineTool({
+  name: 'page_network',
+  title: 'Page network',
+  description:
+    'Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since (ISO time, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100).',
+  inputSchema: ToolInputs.page_network,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handle({ pageId, since, limit, failedOnly }, call) {
+    const page = resolvePage(call, pageId, { remembered: true });
+    const after = sinceTime(since);
+    const all = call.bridge.buffers.peek(page.pageId)?.network.toArray() ?? [];
+    const matching = all.filter(
+      (e) => (!failedOnly || !e.ok || e.error !== undefined) && (after === undefined || Date.parse(e.at) > after),
+    );
+    const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
+    return {
+      structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
+      summary: `${entries.length} of ${matching.length} matching requests of ${page.pageId}`,
+    };
+  },
+});
