@@ -13,6 +13,33 @@ const steps = {
     rmSync(new URL('../dist/bridge', import.meta.url), { recursive: true, force: true });
     run(process.execPath, [tsc, '-p', 'bridge/tsconfig.build.json']);
   },
+  // The page agent: one minified IIFE served at /aiti/page.js (zod and modern-screenshot bundled in).
+  page: async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../bridge/page/index.ts', import.meta.url))],
+      outfile: fileURLToPath(new URL('../dist/page/page.js', import.meta.url)),
+      bundle: true,
+      format: 'iife',
+      minify: true,
+      target: 'es2020',
+      platform: 'browser',
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'warning',
+      plugins: [
+        {
+          name: 'zod-lite',
+          setup(b) {
+            const lite = fileURLToPath(new URL('../bridge/page/zod-lite.ts', import.meta.url));
+            b.onResolve({ filter: /^zod$/ }, () => ({ path: lite }));
+          },
+        },
+      ],
+    });
+    const bytes = Object.values(result.metafile.outputs).reduce((sum, out) => sum + out.bytes, 0);
+    console.error(`build: page agent dist/page/page.js is ${(bytes / 1024).toFixed(1)} KiB`);
+  },
   // the human window (dist/renderer), served by the bridge at /aiti/ui/ and loaded by the desktop app
   renderer: () => {
     const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url));
@@ -46,6 +73,6 @@ const only = process.argv.slice(2);
 for (const [name, step] of Object.entries(steps)) {
   if (only.length && !only.includes(name)) continue;
   const started = Date.now();
-  step();
+  await step();
   console.error(`build: ${name} in ${Date.now() - started} ms`);
 }

@@ -1,0 +1,170 @@
+import type { Json } from '../../protocol/common.js';
+import type { PageCommandArgs } from '../../protocol/commands.js';
+import { nameOf, roleOf } from '../dom/aria.js';
+import { refFor } from '../dom/refs.js';
+import { resolveTarget } from '../dom/targets.js';
+import { isDisabled, isVisible } from '../dom/visible.js';
+import { describeElement } from '../json.js';
+import { centre, clickSequence, hoverEvents, mouse } from './events.js';
+import { parseChord, press, typeText } from './keys.js';
+import {
+  editableTarget,
+  fireChange,
+  fireInput,
+  isEditable,
+  isTextControl,
+  setEditableText,
+  setNativeValue,
+} from './values.js';
+
+/** `button "Save" (e12)`: how results and errors name an element. */
+export function label(el: Element): string {
+  const role = roleOf(el) || el.localName;
+  const name = nameOf(el, roleOf(el), 40);
+  return `${role}${name ? ` "${name}"` : ''} (${refFor(el)})`;
+}
+
+function prepare(el: Element, action: string): string | undefined {
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  if (!isVisible(el)) throw new Error(`cannot ${action} ${label(el)}: it is not visible; take a page_snapshot`);
+  if (isDisabled(el)) throw new Error(`cannot ${action} ${label(el)}: it is disabled`);
+  const { clientX, clientY } = centre(el);
+  const hit = document.elementFromPoint(clientX, clientY);
+  if (hit && hit !== el && !el.contains(hit) && !hit.contains(el) && hit.localName !== 'aiti-overlay')
+    return `note: ${describeElement(hit)} covers it at (${clientX}, ${clientY}); a person would have clicked that instead`;
+  return undefined;
+}
+
+function done(el: Element, extra: Record<string, Json> = {}, note?: string): Json {
+  return { ok: true, element: label(el), ...extra, ...(note ? { note } : {}) };
+}
+
+export function click(args: PageCommandArgs<'Input.click'>): Json {
+  const el = resolveTarget(args.target);
+  const note = prepare(el, 'click');
+  clickSequence(el, args.button ?? 'left');
+  return done(el, {}, note);
+}
+
+export function dblclick(args: PageCommandArgs<'Input.dblclick'>): Json {
+  const el = resolveTarget(args.target);
+  const note = prepare(el, 'double-click');
+  clickSequence(el, 'left', 1);
+  clickSequence(el, 'left', 2);
+  mouse(el, 'dblclick', 'left', 2);
+  return done(el, {}, note);
+}
+
+export function hover(args: PageCommandArgs<'Input.hover'>): Json {
+  const el = resolveTarget(args.target);
+  const note = prepare(el, 'hover');
+  hoverEvents(el);
+  return done(el, {}, note ?? 'mouse events were dispatched; CSS :hover styles do not apply to synthetic events');
+}
+
+function currentValue(el: Element): string {
+  if (el instanceof HTMLInputElement && el.type === 'password') return '•'.repeat(el.value.length);
+  if (isTextControl(el)) return el.value;
+  return (el as HTMLElement).innerText ?? '';
+}
+
+export function type(args: PageCommandArgs<'Input.type'>): Json {
+  const el = editableTarget(resolveTarget(args.target));
+  prepare(el, 'type into');
+  if (!isTextControl(el) && !isEditable(el))
+    throw new Error(
+      `cannot type into ${label(el)}: it is not a text field or contenteditable; target the field itself`,
+    );
+  (el as HTMLElement).focus();
+  if (args.clear !== false) {
+    if (isTextControl(el) && el.value) {
+      setNativeValue(el, '');
+      fireInput(el, undefined, 'deleteContentBackward');
+    } else if (isEditable(el) && el.textContent) setEditableText(el, '');
+  }
+  // long texts go in at once: a keystroke per character would take seconds
+  if (args.text.length > 300 && isTextControl(el)) {
+    setNativeValue(el, el.value + args.text);
+    fireInput(el, args.text);
+  } else typeText(el, args.text);
+  if (isTextControl(el)) fireChange(el);
+  if (args.submit) press(el, parseChord('Enter'));
+  return done(el, { value: currentValue(el) });
+}
+
+export function pressKey(args: PageCommandArgs<'Input.press'>): Json {
+  const chord = parseChord(args.key);
+  const el = args.target ? resolveTarget(args.target) : (document.activeElement ?? document.body);
+  if (args.target) (el as HTMLElement).focus?.();
+  press(el, chord);
+  return {
+    ok: true,
+    key: args.key,
+    element: label(el),
+    focused: document.activeElement ? label(document.activeElement) : null,
+  };
+}
+
+export function scroll(args: PageCommandArgs<'Input.scroll'>): Json {
+  const el = args.target ? resolveTarget(args.target) : undefined;
+  if (el && (args.to === 'element' || (args.x === undefined && args.y === undefined && !args.to)))
+    el.scrollIntoView({ block: 'center', behavior: 'instant' });
+  else {
+    const scroller: Element | Window = el ?? window;
+    if (args.to === 'top') scroller.scrollTo({ top: 0, behavior: 'instant' });
+    else if (args.to === 'bottom')
+      scroller.scrollTo({ top: el ? el.scrollHeight : document.documentElement.scrollHeight, behavior: 'instant' });
+    else scroller.scrollBy({ left: args.x ?? 0, top: args.y ?? 0, behavior: 'instant' });
+  }
+  return {
+    ok: true,
+    scrollX: Math.round(window.scrollX),
+    scrollY: Math.round(window.scrollY),
+    ...(el ? { element: label(el), elementScrollTop: Math.round(el.scrollTop) } : {}),
+  };
+}
+
+export function select(args: PageCommandArgs<'Input.select'>): Json {
+  const el = editableTarget(resolveTarget(args.target));
+  if (!(el instanceof HTMLSelectElement))
+    throw new Error(`${label(el)} is not a <select>; for a custom dropdown, click it and then click the option`);
+  prepare(el, 'select in');
+  const options = [...el.options];
+  const wanted = args.values.map((v) => v.trim().toLowerCase());
+  const matches = options.filter(
+    (o) => wanted.includes(o.value.toLowerCase()) || wanted.includes(o.text.trim().toLowerCase()),
+  );
+  if (!matches.length)
+    throw new Error(
+      `no option of ${label(el)} matches ${JSON.stringify(args.values)}; its options: ${options.map((o) => JSON.stringify(o.text.trim())).join(', ')}`,
+    );
+  if (!el.multiple && matches.length > 1) matches.splice(1);
+  if (el.multiple) for (const option of options) option.selected = matches.includes(option);
+  else if (matches[0]) setNativeValue(el, matches[0].value);
+  fireInput(el);
+  fireChange(el);
+  return done(el, { selected: matches.map((o) => o.text.trim()) });
+}
+
+export function check(args: PageCommandArgs<'Input.check'>): Json {
+  const found = resolveTarget(args.target);
+  const el = found instanceof HTMLLabelElement && found.control ? found.control : found;
+  const wanted = args.checked ?? true;
+  const state = () => (el instanceof HTMLInputElement ? el.checked : el.getAttribute('aria-checked') === 'true');
+  const role = roleOf(el);
+  if (
+    !(el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) &&
+    !['checkbox', 'switch', 'radio', 'menuitemcheckbox'].includes(role)
+  )
+    throw new Error(`${label(el)} is not a checkbox, radio or switch`);
+  if (el instanceof HTMLInputElement && el.type === 'radio' && !wanted)
+    throw new Error(`${label(el)} is a radio button: check another option of its group instead`);
+  if (state() !== wanted) {
+    // a styled checkbox often hides the input behind its label: click what the person would click
+    const clickable = isVisible(el) ? el : ((el as HTMLInputElement).labels?.[0] ?? el);
+    const note = prepare(clickable, 'check');
+    clickSequence(clickable);
+    if (note) return done(el, { checked: state() }, note);
+  }
+  return done(el, { checked: state() });
+}

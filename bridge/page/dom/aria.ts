@@ -1,0 +1,223 @@
+import { clip, normalize } from './visible.js';
+
+/** Roles, names and actionability, close to the accessibility tree but computed cheaply from the DOM. */
+
+const INPUT_ROLES: Record<string, string> = {
+  button: 'button',
+  submit: 'button',
+  reset: 'button',
+  image: 'button',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  range: 'slider',
+  number: 'spinbutton',
+  search: 'searchbox',
+  email: 'textbox',
+  tel: 'textbox',
+  text: 'textbox',
+  url: 'textbox',
+  password: 'textbox',
+  file: 'button',
+  color: 'button',
+};
+
+const TAG_ROLES: Record<string, string> = {
+  button: 'button',
+  textarea: 'textbox',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  ul: 'list',
+  ol: 'list',
+  menu: 'list',
+  li: 'listitem',
+  nav: 'navigation',
+  main: 'main',
+  aside: 'complementary',
+  dialog: 'dialog',
+  table: 'table',
+  tr: 'row',
+  td: 'cell',
+  th: 'columnheader',
+  p: 'paragraph',
+  option: 'option',
+  fieldset: 'group',
+  details: 'group',
+  summary: 'button',
+  progress: 'progressbar',
+  meter: 'meter',
+  hr: 'separator',
+  article: 'article',
+  iframe: 'iframe',
+  label: 'label',
+  output: 'status',
+};
+
+export function roleOf(el: Element): string {
+  const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
+  const tag = el.localName;
+  if (tag === 'a' || tag === 'area') return el.hasAttribute('href') ? 'link' : '';
+  if (tag === 'input') {
+    const type = (el as HTMLInputElement).type;
+    if (type === 'hidden') return '';
+    if (el.hasAttribute('list')) return 'combobox';
+    return INPUT_ROLES[type] ?? 'textbox';
+  }
+  if (tag === 'select') {
+    const select = el as HTMLSelectElement;
+    return select.multiple || select.size > 1 ? 'listbox' : 'combobox';
+  }
+  if (tag === 'img') return el.getAttribute('alt') === '' ? '' : 'img';
+  if (tag === 'svg') return el.getAttribute('aria-label') || el.querySelector(':scope > title') ? 'img' : '';
+  if (tag === 'header') return el.closest('article, aside, main, nav, section') ? '' : 'banner';
+  if (tag === 'footer') return el.closest('article, aside, main, nav, section') ? '' : 'contentinfo';
+  if (tag === 'section') return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
+  if (tag === 'form') return 'form';
+  if ((el as HTMLElement).isContentEditable && !el.parentElement?.isContentEditable) return 'textbox';
+  return TAG_ROLES[tag] ?? '';
+}
+
+const ACTION_ROLES = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+]);
+
+/** Handlers a framework attached (React props, Vue invokers): a div with onClick is a button to the user. */
+function hasFrameworkClick(el: Element): boolean {
+  for (const key of Object.keys(el)) {
+    if (key.startsWith('__reactProps$')) {
+      const props = (el as unknown as Record<string, Record<string, unknown> | undefined>)[key];
+      if (props && (props.onClick || props.onMouseDown || props.onPointerDown)) return true;
+    }
+    if (key === '_vei') {
+      const invokers = (el as unknown as { _vei?: Record<string, unknown> })._vei;
+      if (invokers && (invokers.onClick || invokers.onMousedown)) return true;
+    }
+  }
+  return false;
+}
+
+export function isActionable(el: Element, role = roleOf(el)): boolean {
+  if (ACTION_ROLES.has(role)) return true;
+  if (el.localName === 'label' || el.localName === 'iframe') return false;
+  if (el.hasAttribute('onclick')) return true;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0) return true;
+  return hasFrameworkClick(el);
+}
+
+function textOfIds(el: Element, ids: string): string {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return ids
+    .split(/\s+/)
+    .map((id) => normalize(root.getElementById?.(id)?.textContent))
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Labels of a form control: label[for], a wrapping label, aria-labelledby. */
+export function labelText(el: Element): string {
+  const labelledBy = el.getAttribute('aria-labelledby');
+  if (labelledBy) {
+    const text = textOfIds(el, labelledBy);
+    if (text) return text;
+  }
+  const aria = el.getAttribute('aria-label');
+  if (aria?.trim()) return normalize(aria);
+  const labels = (el as HTMLInputElement).labels;
+  if (labels && labels.length) {
+    const text = [...labels].map((l) => controlFreeText(l)).join(' ');
+    if (normalize(text)) return normalize(text);
+  }
+  return '';
+}
+
+/** A label's text without the text of the control inside it (a wrapping label contains its select's options). */
+function controlFreeText(label: Element): string {
+  let text = '';
+  for (const node of label.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+    else if (node instanceof Element && !node.matches('input, select, textarea, button')) text += controlFreeText(node);
+  }
+  return text;
+}
+
+const NAME_FROM_CONTENT = new Set([
+  'button',
+  'link',
+  'heading',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'cell',
+  'columnheader',
+  'listitem',
+  'checkbox',
+  'radio',
+  'switch',
+  'label',
+  'paragraph',
+  'status',
+]);
+
+const NO_NAME_FROM_CONTENT = new Set(['combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider']);
+
+export function nameOf(el: Element, role = roleOf(el), max = 80): string {
+  const label = labelText(el);
+  if (label) return clip(label, max);
+  const tag = el.localName;
+  if (tag === 'img' || (tag === 'input' && (el as HTMLInputElement).type === 'image'))
+    return clip(normalize(el.getAttribute('alt') ?? el.getAttribute('title')), max);
+  if (tag === 'input') {
+    const input = el as HTMLInputElement;
+    if (['submit', 'button', 'reset'].includes(input.type)) return clip(normalize(input.value || input.type), max);
+    return clip(normalize(input.placeholder || el.getAttribute('title')), max);
+  }
+  if (tag === 'textarea')
+    return clip(normalize((el as HTMLTextAreaElement).placeholder || el.getAttribute('title')), max);
+  if (tag === 'svg') return clip(normalize(el.querySelector(':scope > title')?.textContent), max);
+  if (tag === 'dialog' || role === 'dialog' || role === 'alertdialog') return clip(dialogTitle(el), max);
+  if (tag === 'fieldset') return clip(normalize(el.querySelector(':scope > legend')?.textContent), max);
+  if (tag === 'iframe') return clip(normalize(el.getAttribute('title') ?? el.getAttribute('name')), max);
+  if (NAME_FROM_CONTENT.has(role) || (isActionable(el, role) && !NO_NAME_FROM_CONTENT.has(role))) {
+    const text = normalize((el as HTMLElement).innerText ?? el.textContent);
+    if (text) return clip(text, max);
+  }
+  return clip(normalize(el.getAttribute('title')), max);
+}
+
+export function dialogTitle(el: Element): string {
+  const labelledBy = el.getAttribute('aria-labelledby');
+  if (labelledBy) {
+    const text = textOfIds(el, labelledBy);
+    if (text) return text;
+  }
+  const aria = el.getAttribute('aria-label');
+  if (aria) return normalize(aria);
+  const heading = el.querySelector(
+    'h1, h2, h3, h4, h5, h6, [role=heading], .modal-title, .ant-modal-title, .MuiDialogTitle-root, .el-dialog__title, .v-card-title, .chakra-modal__header',
+  );
+  return normalize(heading?.textContent);
+}

@@ -1,0 +1,103 @@
+import type { BridgeEndpoint } from './env.js';
+import type { Connection, Session } from './connection.js';
+import { claimPage } from './connection.js';
+import { postJson } from './transport.js';
+
+/**
+ * Iframes run the agent too and join the top page as frames. The child asks its parent with postMessage; the
+ * parent (which holds the page secret) registers a frame id with the bridge and answers with the session.
+ * This works across origins, because only the two windows talk. Any agent answers its own children, so nested
+ * frames get ids like `f1.2`.
+ */
+interface FrameHello {
+  aiti: 'frame-hello';
+  url: string;
+}
+interface FrameWelcome {
+  aiti: 'frame-welcome';
+  session: Session;
+}
+
+const frameIds = new WeakMap<Element, string>();
+let nextFrame = 1;
+
+function allFrames(root: Document | ShadowRoot = document): HTMLIFrameElement[] {
+  const found = [...root.querySelectorAll<HTMLIFrameElement>('iframe, frame')];
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) found.push(...allFrames(el.shadowRoot));
+  return found;
+}
+
+/** The frame id given to an iframe that runs the agent, if it asked for one. */
+export function frameIdOf(iframe: Element): string | undefined {
+  return frameIds.get(iframe);
+}
+
+/** Parent side: answer children that ask to join the page. */
+export function serveChildFrames(connection: Connection): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const data = event.data as Partial<FrameHello> | null;
+    if (!data || typeof data !== 'object' || data.aiti !== 'frame-hello') return;
+    const iframe = allFrames().find((f) => f.contentWindow === event.source);
+    if (!iframe || !event.source) return;
+    const source = event.source as Window;
+    void (async () => {
+      const session = await connection.ready();
+      let frameId = frameIds.get(iframe);
+      if (!frameId) {
+        frameId = session.frameId === 'main' ? `f${nextFrame++}` : `${session.frameId}.${nextFrame++}`;
+        frameIds.set(iframe, frameId);
+      }
+      const url = typeof data.url === 'string' ? data.url.slice(0, 8192) : '';
+      await postJson(`${session.base}/bridge/register`, {
+        pageId: session.pageId,
+        secret: session.secret,
+        frameIds: [frameId],
+        urls: { [frameId]: url },
+      });
+      const welcome: FrameWelcome = { aiti: 'frame-welcome', session: { ...session, frameId } };
+      source.postMessage(welcome, event.origin === 'null' ? '*' : event.origin);
+    })().catch(() => undefined);
+  });
+}
+
+/**
+ * Child side: ask the parent for the session, repeating until it answers (its agent may load later). A parent
+ * without an agent never answers: after `waitMs` this document claims as a page of its own.
+ */
+export function frameSession(endpoint: BridgeEndpoint, frameworks: () => string[], waitMs = 3000) {
+  let standalone = false;
+  return async (): Promise<Session> => {
+    if (standalone) return claimPage(endpoint, frameworks());
+    try {
+      return await askParent(waitMs);
+    } catch {
+      standalone = true;
+      return claimPage(endpoint, frameworks());
+    }
+  };
+}
+
+function askParent(waitMs: number): Promise<Session> {
+  return new Promise((resolve, reject) => {
+    const hello: FrameHello = { aiti: 'frame-hello', url: location.href };
+    const send = () => window.parent.postMessage(hello, '*');
+    const onMessage = (event: MessageEvent<unknown>) => {
+      const data = event.data as Partial<FrameWelcome> | null;
+      if (event.source !== window.parent || !data || data.aiti !== 'frame-welcome' || !data.session) return;
+      done();
+      resolve(data.session);
+    };
+    const timer = setInterval(send, 300);
+    const giveUp = setTimeout(() => {
+      done();
+      reject(new Error('no page agent in the parent frame'));
+    }, waitMs);
+    const done = () => {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      window.removeEventListener('message', onMessage);
+    };
+    window.addEventListener('message', onMessage);
+    send();
+  });
+}

@@ -1,0 +1,65 @@
+/** Framework detection, reported on claim: globals and the marks each framework leaves on DOM nodes. */
+type Probe = (w: Record<string, unknown>) => boolean;
+
+function hasKeyPrefix(el: Element | null, prefixes: string[]): boolean {
+  if (!el) return false;
+  return Object.keys(el).some((key) => prefixes.some((prefix) => key.startsWith(prefix)));
+}
+
+function sampleElements(): Element[] {
+  const picks = [document.body, ...document.querySelectorAll('body > *, #root, #app, #__next, #__nuxt, #svelte')];
+  const all = document.body ? document.body.getElementsByTagName('*') : [];
+  for (let i = 0; i < Math.min(all.length, 60); i++) {
+    const el = all[i];
+    if (el) picks.push(el);
+  }
+  return picks.filter((el): el is Element => Boolean(el));
+}
+
+const PROBES: Array<[string, Probe]> = [
+  ['Next.js', (w) => Boolean(w.__NEXT_DATA__ || w.next || w.__next_f || document.getElementById('__next'))],
+  ['Nuxt', (w) => Boolean(w.__NUXT__ || w.useNuxtApp || document.getElementById('__nuxt'))],
+  [
+    'React',
+    (w) =>
+      Boolean(w.React) ||
+      sampleElements().some((el) => hasKeyPrefix(el, ['__reactFiber$', '__reactContainer$', '_reactRootContainer'])),
+  ],
+  ['Preact', (w) => Boolean(w.preact || w.__PREACT_DEVTOOLS__) || sampleElements().some((el) => '__k' in el)],
+  [
+    'Vue',
+    (w) =>
+      Boolean(w.__VUE__ || w.Vue) ||
+      Boolean(document.querySelector('[data-v-app]')) ||
+      sampleElements().some((el) => '__vue_app__' in el || '__vue__' in el || '__vueParentComponent' in el),
+  ],
+  [
+    'Svelte',
+    (w) =>
+      Boolean(w.__svelte || w.__SVELTEKIT_PAYLOAD__) ||
+      Boolean(document.querySelector('[class*="svelte-"]')) ||
+      sampleElements().some((el) => '__svelte_meta' in el),
+  ],
+  ['Angular', (w) => Boolean(w.ng || w.getAllAngularRootElements) || Boolean(document.querySelector('[ng-version]'))],
+  ['AngularJS', (w) => Boolean(w.angular)],
+  ['Solid', (w) => Boolean(w._$HY || w.Solid$$) || Boolean(document.querySelector('[data-hk]'))],
+  ['Lit', (w) => Boolean(w.litElementVersions || w.litHtmlVersions)],
+  ['Alpine.js', (w) => Boolean(w.Alpine)],
+  ['Ember', (w) => Boolean(w.Ember)],
+  ['Astro', () => Boolean(document.querySelector('astro-island'))],
+  ['jQuery', (w) => Boolean((w.jQuery as { fn?: { jquery?: string } } | undefined)?.fn?.jquery)],
+  ['Vite', () => Boolean(document.querySelector('script[src*="/@vite/client"]'))],
+];
+
+export function detectFrameworks(): string[] {
+  const w = window as unknown as Record<string, unknown>;
+  const found: string[] = [];
+  for (const [name, probe] of PROBES) {
+    try {
+      if (probe(w)) found.push(name);
+    } catch {
+      // a hostile getter on window: skip that probe
+    }
+  }
+  return found;
+}

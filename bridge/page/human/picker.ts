@@ -1,0 +1,119 @@
+import type { PickResult } from '../../protocol/snapshot.js';
+import { nameOf, roleOf } from '../dom/aria.js';
+import { refFor } from '../dom/refs.js';
+import { selectorFor } from '../dom/selector.js';
+import { clip, normalize, rectOf } from '../dom/visible.js';
+import { describeElement } from '../json.js';
+import { isOverlay, overlayRoot } from './overlay.js';
+import { sourceOf } from './source.js';
+
+/**
+ * The element picker for user_pick_element: the element under the mouse is outlined with a label (tag, role,
+ * name, size); a click picks it without reaching the page; Esc cancels. One picker at a time.
+ */
+let cancelActive: ((reason: 'replaced') => void) | undefined;
+
+export function isPicking(): boolean {
+  return cancelActive !== undefined;
+}
+
+export function elementAt(event: Event): Element | undefined {
+  for (const node of event.composedPath()) {
+    if (
+      node instanceof Element &&
+      !isOverlay(node) &&
+      !(node.getRootNode() instanceof ShadowRoot && isOverlay((node.getRootNode() as ShadowRoot).host))
+    )
+      return node;
+  }
+  return undefined;
+}
+
+export function pick(prompt: string, root: string | undefined, timeoutMs = 600_000): Promise<PickResult> {
+  cancelActive?.('replaced');
+  const shadow = overlayRoot();
+  const highlight = document.createElement('div');
+  highlight.className = 'highlight';
+  const inspector = document.createElement('div');
+  inspector.className = 'inspector';
+  const banner = document.createElement('div');
+  banner.className = 'banner';
+  banner.textContent = `${prompt || 'Pick an element'} — click it · Esc to cancel`;
+  shadow.append(highlight, inspector, banner);
+  const cursor = document.documentElement.style.cursor;
+  document.documentElement.style.cursor = 'crosshair';
+
+  return new Promise((resolve) => {
+    let current: Element | undefined;
+    const show = (el: Element) => {
+      current = el;
+      const r = el.getBoundingClientRect();
+      Object.assign(highlight.style, {
+        display: 'block',
+        left: `${r.left}px`,
+        top: `${r.top}px`,
+        width: `${r.width}px`,
+        height: `${r.height}px`,
+      });
+      const role = roleOf(el);
+      const name = nameOf(el, role, 40);
+      inspector.textContent = `${describeElement(el)}${role ? ` ${role}` : ''}${name ? ` "${name}"` : ''}  ${Math.round(r.width)}×${Math.round(r.height)}`;
+      inspector.style.display = 'block';
+      inspector.style.left = `${Math.max(0, r.left)}px`;
+      inspector.style.top = `${r.top > 24 ? r.top - 22 : r.bottom + 4}px`;
+    };
+    const onMove = (event: MouseEvent) => {
+      const el = elementAt(event);
+      if (el && el !== current) show(el);
+    };
+    const block = (event: Event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      event.stopImmediatePropagation();
+    };
+    const onClick = (event: MouseEvent) => {
+      block(event);
+      const el = elementAt(event) ?? current;
+      if (!el) return;
+      const role = roleOf(el);
+      const name = nameOf(el, role);
+      const source = sourceOf(el, root);
+      finish({
+        picked: true,
+        selector: selectorFor(el),
+        ref: refFor(el),
+        tag: el.localName,
+        ...(role ? { role } : {}),
+        ...(name ? { name } : {}),
+        text: clip(normalize((el as HTMLElement).innerText ?? el.textContent), 300),
+        rect: rectOf(el),
+        ...(source ? { source } : {}),
+      });
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      block(event);
+      finish({ picked: false, reason: 'cancelled' });
+    };
+    const blocked = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'dblclick', 'contextmenu', 'auxclick'];
+    const finish = (result: PickResult) => {
+      cancelActive = undefined;
+      clearTimeout(timer);
+      window.removeEventListener('mousemove', onMove, true);
+      window.removeEventListener('click', onClick, true);
+      window.removeEventListener('keydown', onKey, true);
+      for (const type of blocked) window.removeEventListener(type, block, true);
+      highlight.remove();
+      inspector.remove();
+      banner.remove();
+      document.documentElement.style.cursor = cursor;
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ picked: false, reason: 'timeout' }), timeoutMs);
+    cancelActive = (reason) => finish({ picked: false, reason });
+    window.addEventListener('mousemove', onMove, true);
+    window.addEventListener('click', onClick, true);
+    window.addEventListener('keydown', onKey, true);
+    for (const type of blocked) window.addEventListener(type, block, true);
+  });
+}

@@ -1,0 +1,109 @@
+import type { Json } from '../protocol/common.js';
+import type { CommandEvent } from '../protocol/page.js';
+import { NO_REPLY, runCommand, type AgentInfo } from './commands/index.js';
+import { claimPage, Connection } from './connection.js';
+import { watchCsp } from './csp.js';
+import { findBridge, isTopWindow } from './env.js';
+import { frameSession, serveChildFrames } from './frames.js';
+import { detectFrameworks } from './frameworks.js';
+import { watchAltClick } from './human/open-file.js';
+import { toast } from './human/overlay.js';
+import { Batcher } from './watch/batch.js';
+import { watchConsole } from './watch/console.js';
+import { watchErrors } from './watch/errors.js';
+import { watchNetwork } from './watch/network.js';
+
+/**
+ * The page agent: loaded with one script tag (or the Vite plugin, or the bookmarklet), it connects this page to
+ * the AITI bridge, runs the agent's commands, and reports console, errors and network traffic.
+ */
+declare global {
+  interface Window {
+    __aitiPageAgent?: { version: 1; pageId(): string | undefined };
+  }
+}
+
+function start(): void {
+  if (window.__aitiPageAgent) return; // loaded twice (script tag and bookmarklet): one agent is enough
+  const endpoint = findBridge(document.currentScript);
+  const cspBlocked = watchCsp(endpoint.base);
+  let frameworks = detectFrameworks();
+  const agent: AgentInfo = { frameworks: () => frameworks, ...(endpoint.root ? { root: endpoint.root } : {}) };
+
+  const batcher = new Batcher();
+  watchConsole(batcher);
+  watchErrors(batcher);
+  watchNetwork(batcher, endpoint.base);
+
+  const top = isTopWindow();
+  const obtain = top ? () => claimPage(endpoint, frameworks) : frameSession(endpoint, () => frameworks);
+  const onCommand = (command: CommandEvent) => {
+    void (async () => {
+      const outcome = await runCommand(command.cmd, command.args, agent);
+      if (outcome === NO_REPLY) return;
+      await connection.postResult(command.requestId, outcome).catch(() => undefined);
+    })();
+  };
+  const connection = new Connection(
+    endpoint,
+    async () => {
+      if (cspBlocked()) throw new Error('blocked by the page CSP');
+      return obtain();
+    },
+    () => frameworks,
+    onCommand,
+  );
+  window.__aitiPageAgent = { version: 1, pageId: () => connection.session?.pageId };
+
+  let warnedHeld = false;
+  connection.onSession((session) => {
+    batcher.attach((type, payload: Json, keepalive) => connection.postEvent(type, payload, { keepalive }));
+    if (!session.operable && !warnedHeld && top) {
+      warnedHeld = true;
+      toast(
+        `This page's origin (${location.origin}) waits for approval in the AITI window before an agent can drive it.`,
+        {
+          title: 'AITI',
+          ms: 10_000,
+        },
+      );
+    }
+  });
+  serveChildFrames(connection);
+  watchAltClick(agent.root, (payload) => connection.postEvent('open_file', payload));
+  connection.start();
+
+  // Apps render after the agent loads: detect again once they have, and tell the bridge if it changed.
+  const redetect = () => {
+    const now = detectFrameworks();
+    if (now.join() === frameworks.join()) return;
+    frameworks = now;
+    if (top && connection.session) void claimPage(endpoint, frameworks).catch(() => undefined);
+  };
+  if (document.readyState === 'complete') setTimeout(redetect, 500);
+  else window.addEventListener('load', () => setTimeout(redetect, 500));
+  setTimeout(redetect, 3000);
+
+  // Same-document navigations: the bridge keeps the page, and learns the new URL.
+  const announce = () => void connection.ready().then(() => connection.postEvent('navigate', { url: location.href }));
+  for (const method of ['pushState', 'replaceState'] as const) {
+    const original = history[method];
+    history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
+      const result = original.apply(this, args);
+      announce();
+      return result;
+    };
+  }
+  window.addEventListener('popstate', announce);
+  window.addEventListener('hashchange', announce);
+
+  window.addEventListener('pagehide', () => {
+    batcher.flush(true);
+    connection.stop();
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) connection.start(); // back from the back/forward cache
+  });
+}
+
+start();

@@ -1,0 +1,118 @@
+import type { UiButton, UiField, UiScanResult, UiSurface } from '../../protocol/snapshot.js';
+import { nameOf, roleOf } from '../dom/aria.js';
+import { deepQueryAll } from '../dom/deep.js';
+import { refFor } from '../dom/refs.js';
+import { selectorFor } from '../dom/selector.js';
+import { isDisabled, isVisible, normalize } from '../dom/visible.js';
+import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+
+function fieldType(el: Element): string {
+  if (el instanceof HTMLInputElement) return el.type;
+  if (el instanceof HTMLSelectElement) return el.multiple ? 'select-multiple' : 'select';
+  if (el instanceof HTMLTextAreaElement) return 'textarea';
+  if ((el as HTMLElement).isContentEditable) return 'contenteditable';
+  return roleOf(el) || el.localName;
+}
+
+function fieldValue(el: Element): string | boolean | string[] {
+  if (el instanceof HTMLInputElement) {
+    if (el.type === 'checkbox') return el.checked;
+    if (el.type === 'password') return el.value ? '•'.repeat(Math.min(8, el.value.length)) : '';
+    return el.value;
+  }
+  if (el instanceof HTMLSelectElement) {
+    const selected = [...el.selectedOptions].map((o) => normalize(o.text));
+    return el.multiple ? selected : (selected[0] ?? '');
+  }
+  if (el instanceof HTMLTextAreaElement) return el.value;
+  if (el.hasAttribute('aria-checked')) return el.getAttribute('aria-checked') === 'true';
+  return normalize((el as HTMLElement).innerText);
+}
+
+function describeFields(elements: Element[]): UiField[] {
+  const fields: UiField[] = [];
+  const radioGroups = new Map<string, UiField>();
+  for (const el of elements) {
+    if (el instanceof HTMLInputElement && el.type === 'radio' && el.name) {
+      const key = `${el.form?.id ?? ''}/${el.name}`;
+      let group = radioGroups.get(key);
+      if (!group) {
+        group = {
+          label: fieldLabel(el) || el.name,
+          name: el.name,
+          selector: `input[type=radio][name="${CSS.escape(el.name)}"]`,
+          ref: refFor(el),
+          type: 'radio',
+          value: '',
+          required: el.required,
+          options: [],
+        };
+        radioGroups.set(key, group);
+        fields.push(group);
+      }
+      group.options?.push(optionLabel(el));
+      if (el.checked) group.value = optionLabel(el);
+      continue;
+    }
+    const placeholder = el.getAttribute('placeholder') ?? undefined;
+    const name = el.getAttribute('name') ?? undefined;
+    fields.push({
+      label: fieldLabel(el),
+      ...(name ? { name } : {}),
+      selector: selectorFor(el),
+      ref: refFor(el),
+      type: fieldType(el),
+      value: fieldValue(el),
+      required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
+      ...(isDisabled(el) ? { disabled: true } : {}),
+      ...(placeholder ? { placeholder } : {}),
+      ...(el instanceof HTMLSelectElement ? { options: [...el.options].map((o) => normalize(o.text)) } : {}),
+    });
+  }
+  return fields;
+}
+
+function describeButtons(elements: Element[]): UiButton[] {
+  return elements.map((el) => ({
+    label: nameOf(el, roleOf(el)) || el.getAttribute('value') || '',
+    selector: selectorFor(el),
+    ref: refFor(el),
+    ...(el instanceof HTMLButtonElement || el instanceof HTMLInputElement ? { type: el.type } : {}),
+    ...(isDisabled(el) ? { disabled: true } : {}),
+  }));
+}
+
+export function describeSurface(el: Element, kind: 'dialog' | 'form'): UiSurface {
+  return {
+    kind,
+    title: surfaceTitle(el),
+    selector: selectorFor(el),
+    ref: refFor(el),
+    ...(kind === 'dialog'
+      ? { modal: el.getAttribute('aria-modal') === 'true' || (el instanceof HTMLDialogElement && el.matches(':modal')) }
+      : {}),
+    fields: describeFields(fieldsIn(el)),
+    buttons: describeButtons(buttonsIn(el)),
+  };
+}
+
+/** Open dialogs and visible forms outside them; fields outside any form show as one "page" surface. */
+export function scan(): UiScanResult {
+  const dialogs = openDialogs();
+  const outside = (el: Element) => !dialogs.some((d) => d.contains(el));
+  const forms = deepQueryAll('form').filter((f) => isVisible(f) && outside(f));
+  const surfaces = forms.map((form) => describeSurface(form, 'form'));
+  const loose = fieldsIn(document).filter((el) => outside(el) && !el.closest('form'));
+  if (loose.length) {
+    const buttons = buttonsIn(document).filter((el) => outside(el) && !el.closest('form'));
+    surfaces.push({
+      kind: 'form',
+      title: 'page (fields outside any form)',
+      selector: 'body',
+      ref: refFor(document.body),
+      fields: describeFields(loose),
+      buttons: describeButtons(buttons.slice(0, 30)),
+    });
+  }
+  return { url: location.href, dialogs: dialogs.map((d) => describeSurface(d, 'dialog')), forms: surfaces };
+}

@@ -1,0 +1,101 @@
+import { dialogTitle, labelText } from '../dom/aria.js';
+import { deepQueryAll } from '../dom/deep.js';
+import { isVisible, normalize } from '../dom/visible.js';
+
+/** Open dialogs and the form controls inside a scope, shared by UI.scan and UI.fill. */
+
+export const DIALOG_SELECTOR = [
+  'dialog[open]',
+  '[role=dialog]',
+  '[role=alertdialog]',
+  '[aria-modal=true]',
+  '.modal.show',
+  '.modal.in',
+  '.ant-modal',
+  '.MuiDialog-paper',
+  '.el-dialog',
+  '.v-dialog--active',
+  '.v-overlay--active .v-card',
+  '.chakra-modal__content',
+  '.ReactModal__Content',
+  '.swal2-popup',
+  '.mantine-Modal-content',
+  '.p-dialog',
+  '.q-dialog',
+  '.ui.modal.active',
+].join(', ');
+
+/** Open, visible dialogs, innermost match of each, in document order (the topmost is usually last). */
+export function openDialogs(): Element[] {
+  const found = deepQueryAll(DIALOG_SELECTOR).filter(isVisible);
+  return found.filter((el) => !found.some((other) => other !== el && el.contains(other)));
+}
+
+const FIELD_SELECTOR = [
+  'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image])',
+  'select',
+  'textarea',
+  '[contenteditable=""]',
+  '[contenteditable=true]',
+  '[role=textbox]:not(input):not(textarea)',
+  '[role=checkbox]:not(input)',
+  '[role=switch]:not(input)',
+  '[role=radio]:not(input)',
+].join(', ');
+
+const BUTTON_SELECTOR = 'button, input[type=submit], input[type=button], input[type=reset], [role=button]';
+
+function inScope(scope: Element | Document, selector: string): Element[] {
+  if (scope instanceof Document) return deepQueryAll(selector);
+  const found = [...scope.querySelectorAll(selector)];
+  if (scope.shadowRoot) found.push(...deepQueryAll(selector, scope.shadowRoot));
+  return found;
+}
+
+/** A styled checkbox hides its input: it counts when its label shows. */
+function shown(el: Element): boolean {
+  if (isVisible(el)) return true;
+  const labels = (el as HTMLInputElement).labels;
+  return Boolean(labels && [...labels].some(isVisible));
+}
+
+export function fieldsIn(scope: Element | Document): Element[] {
+  return inScope(scope, FIELD_SELECTOR).filter(shown);
+}
+
+export function buttonsIn(scope: Element | Document): Element[] {
+  return inScope(scope, BUTTON_SELECTOR).filter(isVisible);
+}
+
+/** The text a person reads beside a field: label, aria-label, placeholder, legend of its group, name. */
+export function fieldLabel(el: Element): string {
+  const label = labelText(el);
+  if (label) return label;
+  if (el instanceof HTMLInputElement && el.type === 'radio') {
+    const legend = el.closest('fieldset')?.querySelector('legend');
+    if (legend) return normalize(legend.textContent);
+  }
+  const placeholder = el.getAttribute('placeholder');
+  if (placeholder) return normalize(placeholder);
+  const title = el.getAttribute('title');
+  if (title) return normalize(title);
+  const previous = el.previousElementSibling;
+  if (previous && !previous.matches(FIELD_SELECTOR) && normalize(previous.textContent).length < 60)
+    return normalize(previous.textContent);
+  return el.getAttribute('name') ?? el.id ?? '';
+}
+
+/** The label of one radio option (its own label), vs fieldLabel which names the whole group. */
+export function optionLabel(el: Element): string {
+  return labelText(el) || (el as HTMLInputElement).value || '';
+}
+
+export function surfaceTitle(el: Element): string {
+  if (el instanceof HTMLFormElement) {
+    const named = el.getAttribute('aria-label') || el.getAttribute('name') || el.id;
+    if (named) return named;
+    const heading = el.querySelector('h1, h2, h3, h4, h5, h6, legend');
+    return normalize(heading?.textContent) || 'form';
+  }
+  return dialogTitle(el) || 'dialog';
+}
