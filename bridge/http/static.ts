@@ -54,7 +54,9 @@ export function staticRoutes(router: Router, assetsDir: string | undefined): voi
     ctx.body = file.body;
   });
 
-  router.get('/ui', (ctx) => {
+  router.get('/ui', async (ctx, next) => {
+    // the router matches `/ui/` here too (trailing slashes are not strict): let the file route serve it
+    if (ctx.path.endsWith('/')) return next();
     ctx.redirect(ctx.originalUrl.startsWith('/aiti') ? '/aiti/ui/' : '/ui/');
   });
 

@@ -127,24 +127,27 @@ export function App() {
             api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
           }
         >
-          {state.away ? 'Away' : 'At the desk'}
+          <span className={`presence-dot${state.away ? ' away' : ''}`} />
+          {state.away ? 'Away' : 'Here'}
         </button>
         <button type="button" className="button ghost small" onClick={nextTheme} title="Light, dark, or as the system">
-          Theme: {theme}
+          {theme === 'system' ? 'Auto theme' : theme === 'light' ? 'Light' : 'Dark'}
         </button>
       </header>
       <div className="layout">
         <main className="main">
-          <Cards asks={state.asks} pages={state.pages} send={send} />
-          <History
-            api={api}
-            dispatch={dispatch}
-            messages={state.messages}
-            agents={state.agents}
-            inbox={state.inbox}
-            view={view}
-            onView={setView}
-          />
+          <div className="main-scroll">
+            <Cards asks={state.asks} pages={state.pages} send={send} />
+            <History
+              api={api}
+              dispatch={dispatch}
+              messages={state.messages}
+              agents={state.agents}
+              inbox={state.inbox}
+              view={view}
+              onView={setView}
+            />
+          </div>
           <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} />
         </main>
         <aside className="side-column">

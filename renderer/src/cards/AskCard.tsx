@@ -107,6 +107,7 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
           <strong>{ask.agentId}</strong>
           {pageLabel && <span className="muted"> · {pageLabel}</span>}
         </span>
+        <Countdown ask={ask} />
         <button
           type="button"
           className="button ghost small"
@@ -117,7 +118,6 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
           {ask.paused ? 'Resume' : 'Pause'}
         </button>
       </header>
-      <Countdown ask={ask} />
       <p className="prompt">{ask.prompt}</p>
 
       {ask.kind === 'page_command' && ask.command && (

@@ -26,8 +26,8 @@ export function summarize(message: Message): string {
 }
 
 export const KIND_LABEL: Record<Message['kind'], string> = {
-  user_message: 'message',
-  user_answer: 'answer',
+  user_message: 'you →',
+  user_answer: 'answer →',
   page_error: 'error',
   page_log: 'log',
   page_network: 'network',
