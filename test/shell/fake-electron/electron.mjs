@@ -1,0 +1,212 @@
+// A fake of the Electron main-process API, enough to run dist/electron/main.js under plain Node. Everything the
+// app does that a human would see (window URL, tray tooltip and menu, notifications, dialogs) is written as JSON
+// to $FAKE_ELECTRON_REPORT after each change. SIGTERM clicks the tray's "Quit" item.
+import { EventEmitter } from 'node:events';
+import { renameSync, writeFileSync } from 'node:fs';
+
+const report = {
+  ready: false,
+  window: undefined,
+  tray: undefined,
+  shortcuts: [],
+  notifications: [],
+  dialogs: [],
+  ipc: {},
+  permissions: {},
+  badge: undefined,
+  quit: false,
+};
+const save = () => {
+  const file = process.env.FAKE_ELECTRON_REPORT;
+  if (!file) return;
+  // written whole, then renamed: the test never reads half a report
+  writeFileSync(`${file}.tmp`, JSON.stringify(report));
+  renameSync(`${file}.tmp`, file);
+};
+
+const appEvents = new EventEmitter();
+const cancellable = () => ({
+  defaultPrevented: false,
+  preventDefault() {
+    this.defaultPrevented = true;
+  },
+});
+
+export const app = {
+  requestSingleInstanceLock: () => true,
+  on(event, listener) {
+    appEvents.on(event, listener);
+    return app;
+  },
+  whenReady: () => Promise.resolve(),
+  quit() {
+    const before = cancellable();
+    appEvents.emit('before-quit', before);
+    if (before.defaultPrevented) return;
+    const will = cancellable();
+    appEvents.emit('will-quit', will);
+    if (will.defaultPrevented) return;
+    report.quit = true;
+    save();
+    process.exit(0);
+  },
+  exit(code) {
+    report.exitCode = code;
+    save();
+    process.exit(code);
+  },
+  setBadgeCount(count) {
+    report.badge = count;
+    save();
+    return true;
+  },
+  getLoginItemSettings: () => ({ openAtLogin: false }),
+  setLoginItemSettings: () => undefined,
+};
+
+/** the app's window and tray, once created */
+const created = {};
+let nextId = 1;
+export class BrowserWindow extends EventEmitter {
+  constructor(options) {
+    super();
+    created.window = this;
+    this.visible = false;
+    this.webContents = Object.assign(new EventEmitter(), {
+      id: nextId++,
+      sent: [],
+      send: (channel, ...args) => {
+        report.window.sent.push({ channel, args });
+        save();
+      },
+      isLoading: () => false,
+      setWindowOpenHandler: (handler) => (this.openHandler = handler),
+    });
+    report.window = { options, url: undefined, visible: false, sent: [] };
+    save();
+  }
+  async loadURL(url) {
+    report.window.url = url;
+    save();
+  }
+  show() {
+    report.window.visible = this.visible = true;
+    save();
+  }
+  hide() {
+    report.window.visible = this.visible = false;
+    save();
+  }
+  focus() {}
+  restore() {}
+  isVisible() {
+    return this.visible;
+  }
+  isMinimized() {
+    return false;
+  }
+  isFocused() {
+    return this.visible;
+  }
+}
+
+export class Tray extends EventEmitter {
+  constructor(image) {
+    super();
+    created.tray = this;
+    report.tray = { image, tooltip: '', menu: [] };
+    save();
+  }
+  setToolTip(text) {
+    report.tray.tooltip = text;
+    save();
+  }
+  setImage(image) {
+    report.tray.image = image;
+    save();
+  }
+  setContextMenu(menu) {
+    this.template = menu.template;
+    report.tray.menu = menu.template.filter((i) => i.type !== 'separator').map((i) => i.label);
+    save();
+  }
+}
+
+export const Menu = { buildFromTemplate: (template) => ({ template }) };
+
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    report.notifications.push({ title: this.options.title, body: this.options.body });
+    save();
+  }
+  close() {}
+}
+
+export const globalShortcut = {
+  register(accelerator) {
+    const held = process.env.FAKE_SHORTCUT_HELD === accelerator;
+    report.shortcuts.push({ accelerator, registered: !held });
+    save();
+    return !held;
+  },
+  unregisterAll() {},
+};
+
+// The window's own renderer asks each channel once; so does a page of another origin, which must be refused.
+export const ipcMain = {
+  async handle(channel, handler) {
+    const frame = (url) => ({ sender: { id: created.window.webContents.id }, senderFrame: { url, parent: null } });
+    const result = {};
+    try {
+      result.answer = await handler(frame(report.window.url));
+    } catch (error) {
+      result.error = error.message;
+    }
+    try {
+      await handler(frame('http://localhost:3000/'));
+      result.stranger = 'answered';
+    } catch (error) {
+      result.stranger = error.message;
+    }
+    report.ipc[channel] = result;
+    save();
+  },
+};
+
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler(handler) {
+      for (const permission of ['notifications', 'media', 'geolocation', 'clipboard-sanitized-write']) {
+        handler(null, permission, (allowed) => (report.permissions[permission] = allowed));
+      }
+      save();
+    },
+  },
+};
+
+export const clipboard = { writeText: (text) => ((report.clipboard = text), save()) };
+export const shell = { openExternal: async (url) => ((report.opened = url), save()) };
+export const dialog = {
+  showErrorBox(title, content) {
+    report.dialogs.push({ kind: 'error', title, content });
+    save();
+  },
+  async showMessageBox(options) {
+    report.dialogs.push({ kind: 'question', message: options.message });
+    save();
+    return { response: process.env.FAKE_ATTACH === 'yes' ? 0 : 1 };
+  },
+};
+
+process.on('SIGTERM', () => {
+  const quit = created.tray?.template?.find((item) => item.label === 'Quit AITI Bridge');
+  if (quit) quit.click();
+  else process.exit(143);
+});

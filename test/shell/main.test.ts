@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Channel } from '../../electron/channels.js';
+import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { waitFor } from '../helpers/wait.js';
+import { ensureElectronBuilt } from './built.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FAKE = fileURLToPath(new URL('./fake-electron/register.mjs', import.meta.url));
+
+interface Report {
+  window?: { options: { webPreferences: Record<string, unknown> }; url?: string; visible: boolean };
+  tray?: { image: string; tooltip: string; menu: string[] };
+  shortcuts: Array<{ accelerator: string; registered: boolean }>;
+  notifications: Array<{ title: string; body: string }>;
+  dialogs: Array<{ kind: string; title?: string; content?: string; message?: string }>;
+  ipc: Record<string, { answer?: unknown; error?: string; stranger?: string }>;
+  permissions: Record<string, boolean>;
+  quit: boolean;
+  exitCode?: number;
+}
+
+/** Runs the built main process (dist/electron/main.js) under Node with a fake electron module. */
+function runApp(args: string[], env: Record<string, string> = {}) {
+  const reportFile = join(tempDir(), 'report.json');
+  const child = spawn(process.execPath, ['--import', FAKE, join(ROOT, 'dist', 'electron', 'main.js'), ...args], {
+    env: { ...process.env, ...env, FAKE_ELECTRON_REPORT: reportFile, AITI_SHORTCUT: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  onCleanup(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const report = (): Report | undefined =>
+    existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : undefined;
+  const until = async (check: (r: Report) => boolean, what: string) => {
+    await waitFor(() => Boolean(report() && check(report() as Report)), 15_000, `${what}; stderr:\n${stderr}`);
+    return report() as Report;
+  };
+  return { child, exited, report, until };
+}
+
+describe('the desktop main process, wired together', () => {
+  beforeAll(() => ensureElectronBuilt());
+
+  it('starts the bridge in-process and opens a secure window on it, with the tray and the shortcut', async () => {
+    const dataDir = tempDir();
+    const app = runApp(['--no-sandbox', '--port', '0', '--data-dir', dataDir]);
+    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.HostInfo]), 'the app is ready');
+
+    const ui = new URL(r.window?.url ?? '');
+    expect(ui.pathname).toBe('/aiti/ui/');
+    expect(ui.hash).toBe('');
+    expect((await http(`${ui.origin}/bridge/health`)).body).toMatchObject({ ok: true });
+    expect(r.window?.visible).toBe(true);
+    expect(r.window?.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
+    expect(String(r.window?.options.webPreferences.preload)).toMatch(/dist\/electron\/preload\.cjs$/);
+
+    const token = readFileSync(join(dataDir, 'aiti-bridge', 'token'), 'utf8').trim();
+    expect(r.ipc[Channel.Token]?.answer).toBe(token);
+    expect(r.ipc[Channel.Token]?.stranger).toContain('IPC refused: the sender http://localhost:3000/');
+    expect(r.ipc[Channel.HostInfo]?.answer).toMatchObject({ shortcut: 'CommandOrControl+Shift+Space' });
+
+    expect(r.tray?.tooltip).toBe('AITI Bridge — no open asks');
+    expect(r.tray?.menu).toContain('Push to all…');
+    expect(r.shortcuts).toEqual([{ accelerator: 'CommandOrControl+Shift+Space', registered: true }]);
+    expect(r.permissions).toEqual({
+      notifications: true,
+      media: false,
+      geolocation: false,
+      'clipboard-sanitized-write': true,
+    });
+  });
+
+  it('quitting from the tray closes the bridge and exits', async () => {
+    const app = runApp(['--port', '0', '--data-dir', tempDir()]);
+    const r = await app.until((r) => Boolean(r.tray), 'the tray');
+    const origin = new URL(r.window?.url ?? '').origin;
+    app.child.kill('SIGTERM'); // the fake clicks "Quit AITI Bridge"
+    expect(await app.exited).toBe(0);
+    expect(app.report()?.quit).toBe(true);
+    await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
+  });
+
+  it('tells the human when another app holds the shortcut: a notification and the tray tooltip', async () => {
+    const app = runApp(['--port', '0', '--data-dir', tempDir()], {
+      FAKE_SHORTCUT_HELD: 'CommandOrControl+Shift+Space',
+    });
+    const r = await app.until((r) => r.notifications.length > 0, 'a notification');
+    const problem = 'the shortcut "CommandOrControl+Shift+Space" (from the default) is held by another app';
+    expect(r.notifications[0]?.body).toContain(problem);
+    expect(r.tray?.tooltip).toContain(problem);
+  });
+
+  it('attaches to a bridge already on the port when the human agrees, with its token', async () => {
+    const other = await startBridge();
+    const app = runApp(['--port', String(other.port), '--data-dir', other.context.config.dataDir], {
+      FAKE_ATTACH: 'yes',
+    });
+    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.Token]), 'the attached window');
+    expect(r.dialogs[0]?.message).toBe(
+      `Another AITI Bridge (${other.context.version}) is already running on ${other.url}.`,
+    );
+    expect(r.window?.url).toBe(`${other.url}/aiti/ui/`);
+    expect(r.ipc[Channel.Token]?.answer).toBe(other.token);
+    expect(r.tray?.tooltip).toBe('AITI Bridge — attached to another bridge');
+  });
+
+  it('shows a bad setting in an error box and exits with 2', async () => {
+    const app = runApp(['--port', 'eighty']);
+    expect(await app.exited).toBe(2);
+    expect(app.report()?.dialogs).toEqual([
+      {
+        kind: 'error',
+        title: 'AITI Bridge cannot start',
+        content: '--port must be a port number from 0 to 65535, got "eighty"',
+      },
+    ]);
+  });
+});
