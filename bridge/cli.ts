@@ -1,11 +1,13 @@
 import { ConfigError, configHelp, resolveConfig } from './config.js';
 import { createBridge, StartupError } from './bridge.js';
 import { bridgeVersion } from './version.js';
+import { runShim } from './shim/stdio.js';
 
 const USAGE = `aiti-bridge — connects AI coding agents (MCP) to the pages they build and to you.
 
 Usage:
   aiti-bridge [options]              run the bridge (headless); prints its URLs on stderr
+  aiti-bridge --stdio [--mcp-auth]     MCP stdio server forwarding to the bridge at AITI_BRIDGE_URL (for MCP clients)
   aiti-bridge --help | --version
 
 Options (flag > environment > default):
@@ -22,6 +24,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(bridgeVersion() + '\n');
     return 0;
   }
+  if (argv.includes('--stdio')) return runShim(argv.filter((a) => a !== '--stdio'), env);
   return serve(argv, env);
 }
 
