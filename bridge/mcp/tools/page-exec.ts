@@ -6,6 +6,7 @@ import {
   isPageCommand,
   type Json,
 } from '../../protocol/index.js';
+import { confirmPageCommand } from '../../asks/page-gate.js';
 import { PAGE_MARGIN_MS, asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, ToolError } from '../tool.js';
@@ -33,6 +34,7 @@ export const pageExec = defineTool({
     }
     const page = resolvePage(call, pageId);
     const commandArgs = parsed.data as Json;
+    await confirmPageCommand(call, page, cmd, commandArgs);
     const result = await runPageCommand(call, page, cmd, commandArgs, {
       ...(frameId ? { frameId } : {}),
       timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, parsed.data),

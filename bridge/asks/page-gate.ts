@@ -1,0 +1,69 @@
+import type { Json } from '../protocol/index.js';
+import type { Page } from '../pages/registry.js';
+import { ToolError, type ToolCall } from '../mcp/tool.js';
+import { summarize } from './ask-human.js';
+import { waitForHuman } from './wait.js';
+
+/**
+ * What makes a page command dangerous (DESIGN §5): arbitrary script, leaving the page's origin, writing storage.
+ * Returns what the human is asked to allow and the key an "allow for this page" approval is remembered under.
+ */
+export function pageCommandDanger(page: Page, cmd: string, args: Json): { what: string; key: string } | undefined {
+  const fields = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
+  if (cmd === 'Runtime.evaluate') return { what: 'run a script in the page', key: cmd };
+  if (cmd === 'Storage.set') {
+    const area = typeof fields.area === 'string' ? fields.area : 'some';
+    const key = typeof fields.key === 'string' ? ` "${fields.key}"` : '';
+    return { what: `write ${area} storage${key}`, key: `${cmd} ${area}` };
+  }
+  if (cmd === 'Page.navigate' && typeof fields.url === 'string') {
+    const target = originOf(fields.url, page.url);
+    const here = originOf(page.url, page.url);
+    if (target !== here) return { what: `navigate away from ${here} to ${fields.url}`, key: `${cmd} ${target}` };
+  }
+  return undefined;
+}
+
+function originOf(url: string, base: string): string {
+  try {
+    return new URL(url, base || undefined).origin;
+  } catch {
+    return `unparsable URL ${JSON.stringify(url)}`;
+  }
+}
+
+/**
+ * The gate in front of page_exec: a dangerous command waits for the human's confirmation on a card (kind
+ * `page_command`, with the command shown) unless they allowed it for this page before. Throws a ToolError
+ * telling the agent why the command did not run; returns when it may run.
+ */
+export async function confirmPageCommand(call: ToolCall, page: Page, cmd: string, args: Json): Promise<void> {
+  const danger = pageCommandDanger(page, cmd, args);
+  if (!danger) return;
+  const { asks } = call.bridge;
+  if (asks.pageApprovals.has(page, danger.key)) return;
+  if (asks.away) {
+    throw new ToolError(
+      `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
+    );
+  }
+  const ask = asks.create({
+    kind: 'page_command',
+    agentId: call.agent.agentId,
+    prompt: `${call.agent.agentId} wants to ${danger.what} on ${page.url || page.pageId}`,
+    pageId: page.pageId,
+    pageUrl: page.url,
+    command: { cmd, args },
+  });
+  const outcome = await waitForHuman(call, ask);
+  if (outcome.status === 'answered' && outcome.value === true) {
+    if (ask.remember) asks.pageApprovals.add(page, danger.key);
+    return;
+  }
+  if (outcome.status === 'answered') {
+    throw new ToolError(
+      `the human did not allow ${cmd} on page ${page.pageId}${outcome.note ? ` (note: ${outcome.note})` : ''}; it did not run. Do not retry it; find another way or ask them what they prefer.`,
+    );
+  }
+  throw new ToolError(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
+}
