@@ -26,6 +26,7 @@ import { setupIpc } from './ipc.js';
 import { setupNotifications } from './notifications.js';
 import { trackOpenAsks } from './open-asks.js';
 import { registerWithClients } from './register.js';
+import { remoteFeed, type RemoteFeed } from './remote-feed.js';
 import { openSettings } from './settings.js';
 import { chooseShortcut, setupShortcut } from './shortcut.js';
 import { setupSingleInstance } from './single-instance.js';
@@ -41,6 +42,7 @@ const launch = parseLaunchArgs(process.argv.slice(1));
 let quitting = false;
 let control: WindowControl | undefined;
 let host: BridgeHost | undefined;
+let remote: RemoteFeed | undefined;
 
 function tell(message: string): void {
   log.info(message);
@@ -54,9 +56,7 @@ async function offerAttach(url: string, version: string): Promise<boolean> {
     defaultId: 0,
     cancelId: 1,
     message: `Another AITI Bridge (${version}) is already running on ${url}.`,
-    detail:
-      'Open its window here instead of starting a second bridge? The tray count and notifications of new asks ' +
-      'need the bridge to run in this app: quit the other one to get them.',
+    detail: 'Open its window here instead of starting a second bridge? Its asks show in this tray too.',
   });
   return response === 0;
 }
@@ -102,13 +102,19 @@ async function onReady(): Promise<void> {
     }),
   });
 
-  const hub = bridgeHost.kind === 'own' ? bridgeHost.bridge.context.hub : undefined;
-  const asks = hub && trackOpenAsks(hub);
-  if (hub && asks) {
+  // the human feed: in-process, or the attached bridge's stream when its token is known
+  const feed =
+    bridgeHost.kind === 'own'
+      ? bridgeHost.bridge.context.hub
+      : bridgeHost.token
+        ? (remote = remoteFeed(bridgeHost.url, bridgeHost.token))
+        : undefined;
+  const asks = feed && trackOpenAsks(feed);
+  if (feed && asks) {
     setupNotifications({
       createNotification: (options) => new Notification(options),
       isSupported: () => Notification.isSupported(),
-      feed: hub,
+      feed,
       asks,
       windowShown: () => window.isShown(),
       paused: () => settings.get().notificationsPaused,
@@ -123,6 +129,7 @@ async function onReady(): Promise<void> {
     buildMenu: (template) => Menu.buildFromTemplate(template),
     icons: { idle: join(buildDir, 'tray', 'tray.png'), attention: join(buildDir, 'tray', 'tray-ask.png') },
     ...(asks ? { asks } : {}),
+    ...(bridgeHost.kind === 'attached' ? { attachedTo: bridgeHost.url } : {}),
     setBadge: (count) => app.setBadgeCount(count),
     mcpUrl: `${bridgeHost.url}/mcp/mcp`,
     writeClipboard: (text) => clipboard.writeText(text),
@@ -166,6 +173,7 @@ function main(): void {
   let closed = false;
   app.on('will-quit', (event) => {
     globalShortcut.unregisterAll();
+    remote?.close();
     if (host?.kind !== 'own' || closed) return;
     event.preventDefault();
     void host.bridge.close().finally(() => {

@@ -28,8 +28,10 @@ export interface TrayDeps {
   createTray(image: string): ShellTray;
   buildMenu(template: TrayMenuItem[]): Menu;
   icons: { idle: string; attention: string };
-  /** open asks, when the bridge runs in this process (absent when attached to another bridge) */
+  /** open asks (absent when attached to another bridge whose token is unknown) */
   asks?: OpenAsks;
+  /** the URL of the other bridge whose window this app shows, when it attached instead of running its own */
+  attachedTo?: string;
   /** the dock/taskbar badge where the platform has one (app.setBadgeCount) */
   setBadge?(count: number): void;
   mcpUrl: string;
@@ -63,8 +65,11 @@ export function setupTray(deps: TrayDeps): TrayControl {
   const tray = deps.createTray(deps.icons.idle);
   tray.on('click', deps.showWindow);
 
+  const head = deps.attachedTo ? `AITI Bridge (attached to ${deps.attachedTo})` : 'AITI Bridge';
+  const status = (count: number | undefined) =>
+    `${head} — ${count === undefined ? 'open asks unknown' : asksLabel(count)}`;
   const menu = (count: number | undefined): TrayMenuItem[] => [
-    { label: count === undefined ? 'Attached to another bridge' : `AITI Bridge — ${asksLabel(count)}`, enabled: false },
+    { label: status(count), enabled: false },
     ...deps.problems().map((problem): TrayMenuItem => ({ label: `⚠ ${problem}`, enabled: false })),
     { type: 'separator' },
     { label: 'Open window', click: deps.showWindow },
@@ -96,8 +101,7 @@ export function setupTray(deps: TrayDeps): TrayControl {
 
   const refresh = () => {
     const count = deps.asks?.list().length;
-    const status = count === undefined ? 'attached to another bridge' : asksLabel(count);
-    tray.setToolTip([`AITI Bridge — ${status}`, ...deps.problems()].join('\n'));
+    tray.setToolTip([status(count), ...deps.problems()].join('\n'));
     tray.setImage(count ? deps.icons.attention : deps.icons.idle);
     deps.setBadge?.(count ?? 0);
     // Linux shows a changed menu only when it is set again

@@ -112,7 +112,7 @@ describe('the desktop main process, wired together', () => {
     );
     expect(r.window?.url).toBe(`${other.url}/aiti/ui/`);
     expect(r.ipc[Channel.Token]?.answer).toBe(other.token);
-    expect(r.tray?.tooltip).toBe('AITI Bridge — attached to another bridge');
+    expect(r.tray?.tooltip).toBe(`AITI Bridge (attached to ${other.url}) — no open asks`);
   });
 
   it('shows a bad setting in an error box and exits with 2', async () => {

@@ -192,9 +192,10 @@ describe('the tray', () => {
     expect(tray.labels()).toContain(`⚠ ${problem}`);
   });
 
-  it('says when the window is attached to another bridge (no count to show)', async () => {
-    const { tray } = await trayOnBridge({ asks: undefined });
-    expect(tray.tooltip).toBe('AITI Bridge — attached to another bridge');
-    expect(tray.labels()[0]).toBe('Attached to another bridge');
+  it('names the bridge it is attached to, and says when it cannot count its asks', async () => {
+    const { tray } = await trayOnBridge({ attachedTo: 'http://127.0.0.1:8777' });
+    expect(tray.tooltip).toBe('AITI Bridge (attached to http://127.0.0.1:8777) — no open asks');
+    const blind = await trayOnBridge({ attachedTo: 'http://127.0.0.1:8777', asks: undefined });
+    expect(blind.tray.tooltip).toBe('AITI Bridge (attached to http://127.0.0.1:8777) — open asks unknown');
   });
 });

@@ -1,0 +1,83 @@
+import { AiEvents, type AiEvent, type StateEvent } from '../bridge/protocol/human.js';
+import type { AskFeed } from './open-asks.js';
+
+export interface RemoteFeed extends AskFeed {
+  close(): void;
+}
+
+const EMPTY: StateEvent = { version: '', asks: [], agents: [], pages: [], inbox: {}, heldOrigins: [], away: false };
+
+/**
+ * The human stream of a bridge in another process (GET /bridge/sse?role=ai), as an AskFeed: what the app uses
+ * when it attached to a bridge already running, so the tray count and notifications still work. Reconnects
+ * after a drop; each reconnect starts with a fresh `state`, which replaces the open asks.
+ */
+export function remoteFeed(url: string, token: string, retryMs = 2000): RemoteFeed {
+  const listeners = new Set<(event: AiEvent) => void>();
+  let state = EMPTY;
+  let closed = false;
+  const controller = new AbortController();
+
+  const dispatch = (name: string, raw: string) => {
+    if (!(name in AiEvents)) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const parsed = AiEvents[name as keyof typeof AiEvents].safeParse(json);
+    if (!parsed.success) return;
+    const event = { event: name, data: parsed.data } as AiEvent;
+    if (event.event === 'state') state = event.data;
+    for (const listener of listeners) listener(event);
+  };
+
+  const connect = async () => {
+    while (!closed) {
+      try {
+        const res = await fetch(`${url}/bridge/sse?role=ai`, {
+          headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+          signal: controller.signal,
+        });
+        if (res.ok && res.body) await read(res.body, dispatch);
+      } catch {
+        // refused, reset or aborted: retry below unless closed
+      }
+      if (!closed) await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
+    }
+  };
+  void connect();
+
+  return {
+    snapshot: () => state,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => {
+      closed = true;
+      controller.abort();
+    },
+  };
+}
+
+async function read(body: ReadableStream<Uint8Array>, dispatch: (event: string, data: string) => void) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('data: ')) data.push(line.slice(6));
+      }
+      if (data.length) dispatch(event, data.join('\n'));
+    }
+  }
+}
