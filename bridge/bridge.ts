@@ -23,6 +23,7 @@ import { PageRegistry } from './pages/registry.js';
 import { PageRequests } from './pages/requests.js';
 import { openPageStream, pageRoutes } from './pages/routes.js';
 import { watchPages } from './pages/watch.js';
+import { watchOpenFile } from './pages/open-file.js';
 import { HttpError } from './http/errors.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
@@ -75,6 +76,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     ownOrigins: () => origins,
   };
   watchPages(context);
+  watchOpenFile(context);
   const stopInbox = watchInbox(context);
   context.agents.onChange(() => context.hub.broadcast('agents', { agents: composeState(context).agents }));
 

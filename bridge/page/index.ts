@@ -28,7 +28,13 @@ function start(): void {
   const endpoint = findBridge(document.currentScript);
   const cspBlocked = watchCsp(endpoint.base);
   let frameworks = detectFrameworks();
-  const agent: AgentInfo = { frameworks: () => frameworks, ...(endpoint.root ? { root: endpoint.root } : {}) };
+  const agent: AgentInfo = {
+    frameworks: () => {
+      redetect();
+      return frameworks;
+    },
+    ...(endpoint.root ? { root: endpoint.root } : {}),
+  };
 
   const batcher = new Batcher();
   watchConsole(batcher);
@@ -74,12 +80,12 @@ function start(): void {
   connection.start();
 
   // Apps render after the agent loads: detect again once they have, and tell the bridge if it changed.
-  const redetect = () => {
+  function redetect(): void {
     const now = detectFrameworks();
     if (now.join() === frameworks.join()) return;
     frameworks = now;
     if (top && connection.session) void claimPage(endpoint, frameworks).catch(() => undefined);
-  };
+  }
   if (document.readyState === 'complete') setTimeout(redetect, 500);
   else window.addEventListener('load', () => setTimeout(redetect, 500));
   setTimeout(redetect, 3000);

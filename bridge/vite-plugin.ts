@@ -1,0 +1,113 @@
+import { relative } from 'node:path';
+import type { Plugin } from 'vite';
+
+/**
+ * `aiti-bridge/vite`: in `vite dev` only, adds the page agent script to every HTML page and marks each intrinsic
+ * JSX element with `data-source="src/File.tsx:line:col"`, so Alt+click and the element picker know the exact
+ * source line. Production builds are untouched.
+ */
+export interface AitiViteOptions {
+  /** where the bridge listens (default AITI_BRIDGE_URL or http://127.0.0.1:8777) */
+  bridgeUrl?: string;
+  /** add data-source attributes to JSX elements (default true) */
+  sourceAttributes?: boolean;
+}
+
+interface Node {
+  type?: string;
+  start?: number;
+  end?: number;
+  name?: Node & { name?: string };
+  attributes?: Array<{ name?: { name?: string } }>;
+  [key: string]: unknown;
+}
+
+/** Offsets (UTF-16, as the parser gives them) to 1-based line and column. */
+function lineIndex(code: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = 0; i < code.length; i++) if (code.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
+  };
+}
+
+/** Where to insert ` data-source="…"`: after the tag name of every lowercase JSX element without one. */
+export function sourceAttributeInserts(ast: unknown, code: string, file: string): Array<[number, string]> {
+  const at = lineIndex(code);
+  const inserts: Array<[number, string]> = [];
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    const n = node as Node;
+    if (
+      n.type === 'JSXOpeningElement' &&
+      n.name?.type === 'JSXIdentifier' &&
+      typeof n.name.name === 'string' &&
+      /^[a-z]/.test(n.name.name) &&
+      typeof n.start === 'number' &&
+      typeof n.name.end === 'number' &&
+      !n.attributes?.some((a) => a.name?.name === 'data-source')
+    ) {
+      const { line, column } = at(n.start);
+      inserts.push([n.name.end, ` data-source="${file}:${line}:${column}"`]);
+    }
+    for (const value of Object.values(n)) if (value && typeof value === 'object') visit(value);
+  };
+  visit(ast);
+  return inserts;
+}
+
+export function aitiBridge(options: AitiViteOptions = {}): Plugin {
+  const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(/\/+$/, '');
+  let root = process.cwd();
+  return {
+    name: 'aiti-bridge',
+    apply: 'serve',
+    enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+    },
+    transformIndexHtml() {
+      return [
+        {
+          tag: 'script',
+          // a classic, blocking script in <head>: it wraps console and fetch before the app's code runs
+          attrs: { src: `${bridgeUrl}/aiti/page.js`, 'data-aiti-root': root },
+          injectTo: 'head-prepend',
+        },
+      ];
+    },
+    async transform(code, id) {
+      if (options.sourceAttributes === false) return null;
+      const path = id.split('?')[0] ?? id;
+      const lang = /\.tsx$/.test(path) ? 'tsx' : /\.jsx$/.test(path) ? 'jsx' : undefined;
+      if (!lang || path.includes('/node_modules/') || !code.includes('<')) return null;
+      const { parseAst } = await import('vite');
+      let ast: unknown;
+      try {
+        ast = parseAst(code, { lang });
+      } catch {
+        return null; // let the real compiler report the syntax error
+      }
+      const file = relative(root, path).split('\\').join('/');
+      const inserts = sourceAttributeInserts(ast, code, file).sort((a, b) => b[0] - a[0]);
+      if (!inserts.length) return null;
+      let out = code;
+      for (const [offset, text] of inserts) out = out.slice(0, offset) + text + out.slice(offset);
+      // insertions stay within their lines, so line numbers of the previous map still hold
+      return { code: out, map: null };
+    },
+  };
+}
+
+export default aitiBridge;

@@ -1,0 +1,113 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { waitFor } from '../helpers/wait.js';
+import { connectedPage, ensurePageAgentBuilt } from './harness.js';
+import { startReactApp } from './vite-app.js';
+
+beforeAll(() => ensurePageAgentBuilt());
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+function refOf(outline: string, pattern: string): string {
+  const line = outline.split('\n').find((l) => l.includes(pattern));
+  const ref = line ? /\b(e\d+)\b/.exec(line)?.[1] : undefined;
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${outline}`);
+  return ref;
+}
+
+describe('a React 19 app on a Vite dev server, driven through the MCP tools', () => {
+  it('snapshot → click by ref → type → form_fill the modal dialog → the app state changed; logs and network outlive the tab', async () => {
+    const bridge = await startBridge();
+    const app = await startReactApp(bridge.url);
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(app.url);
+    await connectedPage(bridge, app.url);
+    await tab.waitForSelector('h1');
+    const agent = await connectAgent(bridge.url);
+
+    let snap = structured(await callTool(agent, 'page_snapshot'));
+    let outline = String(snap.outline);
+    expect(snap.frameworks).toEqual(expect.arrayContaining(['React', 'Vite']));
+    expect(outline).toContain('heading[1] "Tasks"');
+    expect(outline).toContain('listitem "Water the plants"');
+
+    const exec = async (cmd: string, args: Record<string, unknown>) =>
+      structured(await callTool(agent, 'page_exec', { cmd, args }));
+    await exec('Input.type', { target: refOf(outline, 'textbox "New task"'), text: 'Buy milk' });
+    await exec('Input.click', { target: refOf(outline, 'button "Add task"') });
+    snap = structured(await callTool(agent, 'page_snapshot'));
+    outline = String(snap.outline);
+    expect(outline).toContain('listitem "Buy milk"');
+    expect(outline).toMatch(/textbox "New task"(?! =)/); // the controlled input was cleared by React
+
+    // a div with a React onClick is actionable: it gets a ref
+    await exec('Input.click', { target: refOf(outline, '"Edit profile"') });
+    await tab.waitForSelector('[role=dialog]');
+
+    const ui = structured(await callTool(agent, 'self_ui'));
+    const [dialog] = ui.dialogs as Array<{ title: string; modal: boolean; fields: Array<{ label: string }> }>;
+    expect(dialog?.title).toBe('Edit profile');
+    expect(dialog?.modal).toBe(true);
+    expect(dialog?.fields.map((f) => f.label)).toEqual(['Full name', 'Email', 'Role', 'Send me the newsletter']);
+
+    const filled = structured(
+      await callTool(agent, 'form_fill', {
+        fields: {
+          'Full name': 'Ada Lovelace',
+          Email: 'ada@example.com',
+          Role: 'Editor',
+          'Send me the newsletter': true,
+        },
+        button: 'Save',
+      }),
+    );
+    expect(filled.dialogOpen).toBe(false);
+    await waitFor(
+      async () => (await tab.textContent('#profile'))?.includes('Ada Lovelace') ?? false,
+      5000,
+      'profile saved',
+    );
+    expect(await tab.textContent('#profile')).toBe('Profile: Ada Lovelace <ada@example.com> as editor (newsletter)');
+
+    await tab.close();
+    const logs = structured(await callTool(agent, 'page_logs'));
+    expect((logs.entries as Array<{ text: string; level: string }>).map((e) => e.text)).toContain(
+      'task added: Buy milk',
+    );
+    const network = structured(await callTool(agent, 'page_network'));
+    const post = (network.entries as Array<{ method: string; url: string; status: number }>).find((e) =>
+      e.url.endsWith('/api/profile'),
+    );
+    expect(post).toMatchObject({ method: 'POST', status: 200, type: 'fetch' });
+  });
+
+  it('the outline is smaller than the accessibility snapshot of the same page and keeps every control', async () => {
+    const bridge = await startBridge();
+    const app = await startReactApp(bridge.url);
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(app.url);
+    await connectedPage(bridge, app.url);
+    await tab.click('text=Edit profile');
+    await tab.waitForSelector('[role=dialog]');
+    const agent = await connectAgent(bridge.url);
+    const outline = String(structured(await callTool(agent, 'page_snapshot')).outline);
+    const aria = await tab.locator('body').ariaSnapshot();
+    if (process.env.SHOW) console.error(`${outline}\n---\n${aria}`);
+    expect(outline.length).toBeLessThan(aria.length);
+    for (const control of [
+      'textbox "New task"',
+      'button "Add task"',
+      'textbox "Full name"',
+      'combobox "Role"',
+      'button "Save"',
+    ])
+      expect(outline).toMatch(new RegExp(`e\\d+ ${control.replace(/[()]/g, '\\$&')}`));
+    expect(outline).toMatch(/e\d+ checkbox "Send me the newsletter"/);
+  });
+});

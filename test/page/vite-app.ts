@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { createServer, type Plugin } from 'vite';
+import { aitiBridge } from '../../bridge/vite-plugin.js';
+import { onCleanup, tempDir } from '../helpers/bridge.js';
+
+const APP = fileURLToPath(new URL('../fixtures/react-app', import.meta.url));
+
+/** The app's small API: POST /api/profile answers {saved: true}. */
+const api: Plugin = {
+  name: 'fixture-api',
+  configureServer(server) {
+    server.middlewares.use('/api/profile', (req, res) => {
+      let size = 0;
+      req.on('data', (chunk: Buffer) => (size += chunk.length));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ saved: true, size }));
+      });
+    });
+  },
+};
+
+/**
+ * The React 19 fixture app served by a real Vite dev server with @vitejs/plugin-react and aiti-bridge/vite (which
+ * injects the page agent and adds data-source attributes). Closed after the test.
+ */
+export async function startReactApp(bridgeUrl: string): Promise<{ url: string; root: string }> {
+  const server = await createServer({
+    root: APP,
+    configFile: false,
+    logLevel: 'silent',
+    cacheDir: tempDir('aiti-vite-cache-'),
+    plugins: [react(), aitiBridge({ bridgeUrl }), api],
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime'] },
+  });
+  await server.listen();
+  onCleanup(() => server.close());
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('the Vite dev server did not report its URL');
+  return { url, root: APP };
+}
