@@ -58,4 +58,8 @@ describe('push by channel', () => {
   it('reaches a Streamable HTTP client that declared claude/channel as a notification', async () => {
     await pushByChannel('streamable');
   });
+
+  it('reaches a client that declared claude/channel through the stdio shim', async () => {
+    await pushByChannel('stdio');
+  }, 30_000);
 });
