@@ -62,7 +62,7 @@ describe('dangerous page commands wait for the human', () => {
     expect(ran).toEqual([{ cmd: 'Runtime.evaluate', args: { expression: '6 * 7' } }]);
   });
 
-  it('a no, a rejection or a timeout means the command never runs, and the agent is told why', async () => {
+  it('a no or a rejection means the command never runs, and the agent is told why', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
     const { ran } = await recordingPage(bridge);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskOutcome, AskUpdate, AskView, Message } from '../../bridge/protocol/index.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
-import { connectAgent, resultText } from '../helpers/mcp.js';
+import { connectAgent, resultText, type AgentTransportKind } from '../helpers/mcp.js';
 import { SseClient } from '../helpers/sse.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 
@@ -246,4 +246,23 @@ describe('asking the human over MCP', () => {
       body: 'The build is green',
     });
   });
+});
+
+describe('asking over every transport', () => {
+  it.each<AgentTransportKind>(['stateless', 'stdio'])(
+    'a sync user_confirm over %s gets progress and the answer',
+    async (transport) => {
+      const bridge = await startBridge();
+      const window = await openWindow(bridge);
+      const agent = await connectAgent(bridge.url, { transport, clientName: 'test-agent' });
+      const call = ask(agent, 'user_confirm', { prompt: `Over ${transport}?` });
+      const card = await window.nextAsk();
+      expect(card.prompt).toBe(`Over ${transport}?`);
+      await waitFor(() => call.progress.length > 0, 5000, 'a progress notification');
+      expect(call.progress[0]?.message).toMatch(/s left/);
+      await window.act({ askId: card.askId, action: 'answer', value: true });
+      expect(outcome(await call.result)).toMatchObject({ status: 'answered', value: true });
+    },
+    20_000,
+  );
 });
