@@ -25,7 +25,7 @@ import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
 import { setupNotifications } from './notifications.js';
 import { trackOpenAsks } from './open-asks.js';
-import { registerWithClients } from './register.js';
+import { registerWithClients, shimForApp, type ShimReport } from './register.js';
 import { remoteFeed, type RemoteFeed } from './remote-feed.js';
 import { openSettings } from './settings.js';
 import { chooseShortcut, setupShortcut } from './shortcut.js';
@@ -135,7 +135,13 @@ async function onReady(): Promise<void> {
     writeClipboard: (text) => clipboard.writeText(text),
     showWindow: () => window.show(),
     composeToAll: () => window.compose('all'),
-    registerWithClients: () => registerWithClients({ home: homedir() }),
+    registerWithClients: () =>
+      registerWithClients({
+        registerShim: registerShimPending,
+        home: homedir(),
+        shim: shimForApp(join(here, '..', '..'), process.env),
+        mcpUrl: `${bridgeHost.url}/mcp/mcp`,
+      }),
     tell,
     startAtLogin: loginItem({
       platform: process.platform,
@@ -152,6 +158,11 @@ async function onReady(): Promise<void> {
   });
   if (shortcut.problem) tell(shortcut.problem);
   log.info(`window on ${bridgeHost.url}/aiti/ui/ (${bridgeHost.kind === 'own' ? 'bridge in this app' : 'attached'})`);
+}
+
+// UNFINISHED: bridge/register (registerShim) is not committed yet; swapped in once it is
+function registerShimPending(): ShimReport {
+  throw new Error('not available in this build yet; run "aiti-bridge --register-shim" in a terminal');
 }
 
 function fail(error: unknown): void {

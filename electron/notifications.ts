@@ -23,6 +23,7 @@ export interface NotificationDeps {
 }
 
 const MAX_BODY = 200;
+const MAX_NOTES = 20;
 const clip = (text: string) => (text.length > MAX_BODY ? text.slice(0, MAX_BODY - 1) + '…' : text);
 
 export function askTitle(ask: AskView): string {
@@ -50,6 +51,9 @@ export function setupNotifications(deps: NotificationDeps): () => void {
     });
     shown.set(key, notification);
     notification.show();
+    // agent notes are never withdrawn: keep only the latest ones referenced
+    const notes = [...shown.keys()].filter((k) => k.startsWith('notify:'));
+    for (const old of notes.slice(0, Math.max(0, notes.length - MAX_NOTES))) shown.delete(old);
   };
 
   const stopAsks = deps.asks.onNewAsk((ask) => {

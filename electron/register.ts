@@ -1,8 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The command an MCP client runs to start the stdio shim. */
+export interface ShimCommand {
+  command: string;
+  args: string[];
+}
+
+/** What `registerShim` (bridge/register) reports, as far as the tray tells it. */
+export interface ShimReport {
+  clients: Array<{ client: string; file: string; status: string; error?: string }>;
+}
+
+export interface RegisterDeps {
+  /** bridge/register's registerShim: the `aiti-bridge --register-shim` logic */
+  registerShim(options: { home: string; shim: ShimCommand }): ShimReport;
+  home: string;
+  /** the shim to register, or undefined where this install has none (see shimForApp) */
+  shim: ShimCommand | undefined;
+  /** the app's MCP endpoint, offered instead when there is no shim */
+  mcpUrl: string;
+}
+
 /**
- * "Register with MCP clients" from the tray: the `aiti-bridge --register-shim` logic.
- * UNFINISHED: bridge/register/ (registerShim) is being written by the MCP engineer; until it lands, this says
- * what to run instead.
+ * The shim of this install: Node running the checkout's bin/aiti-bridge.js --stdio. The Electron binary cannot
+ * run it (the RunAsNode fuse is off), so Node must come from outside: npm's (npm start) or the one on PATH.
+ * A packaged app ships no bin/: undefined.
  */
-export async function registerWithClients(_options: { home: string }): Promise<string> {
-  throw new Error('not available in this build yet; run "aiti-bridge --register-shim" in a terminal');
+export function shimForApp(root: string, env: NodeJS.ProcessEnv): ShimCommand | undefined {
+  const bin = join(root, 'bin', 'aiti-bridge.js');
+  if (!existsSync(bin) || root.includes('.asar')) return undefined;
+  return { command: env.npm_node_execpath || 'node', args: [bin, '--stdio'] };
+}
+
+const STATUS: Record<string, string> = {
+  added: 'added',
+  updated: 'updated',
+  unchanged: 'already registered',
+};
+
+/** "Register with MCP clients" from the tray: runs registerShim and says in one short text what it did. */
+export async function registerWithClients(deps: RegisterDeps): Promise<string> {
+  if (!deps.shim) {
+    throw new Error(
+      `this installed app has no stdio shim to register; add ${deps.mcpUrl} to your MCP client as a Streamable HTTP server, or run "aiti-bridge --register-shim" from a checkout`,
+    );
+  }
+  const report = deps.registerShim({ home: deps.home, shim: deps.shim });
+  const found = report.clients.filter((c) => c.status !== 'not-found');
+  const failed = found.filter((c) => c.status === 'error');
+  if (!found.length) {
+    const looked = report.clients.map((c) => c.client).join(', ');
+    return `No MCP client found for this user (looked for ${looked}); nothing changed.`;
+  }
+  const done = found
+    .filter((c) => c.status !== 'error')
+    .map((c) => `${c.client}: ${STATUS[c.status] ?? c.status}`)
+    .join(', ');
+  const errors = failed.map((c) => `${c.client}: ${c.error ?? 'failed'}`).join('; ');
+  if (!done) throw new Error(errors);
+  return errors ? `Registered the aiti shim — ${done}. Failed — ${errors}` : `Registered the aiti shim — ${done}.`;
 }
