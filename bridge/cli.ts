@@ -2,12 +2,17 @@ import { ConfigError, configHelp, resolveConfig } from './config.js';
 import { createBridge, StartupError } from './bridge.js';
 import { bridgeVersion } from './version.js';
 import { runShim } from './shim/stdio.js';
+import { runCall } from './shim/call.js';
+import { formatReport, registerShim } from './register/register.js';
 
 const USAGE = `aiti-bridge — connects AI coding agents (MCP) to the pages they build and to you.
 
 Usage:
   aiti-bridge [options]              run the bridge (headless); prints its URLs on stderr
-  aiti-bridge --stdio [--mcp-auth]     MCP stdio server forwarding to the bridge at AITI_BRIDGE_URL (for MCP clients)
+  aiti-bridge --stdio [--mcp-auth]   MCP stdio server forwarding to the bridge at AITI_BRIDGE_URL (for MCP clients)
+  aiti-bridge --register-shim [--dry-run] [--unregister]
+                                     add (or remove) the "aiti" shim entry in Claude Code, Cursor, VS Code, Codex
+  aiti-bridge call [<tool> [json]]   run one tool against the running bridge and print its result (no tool: list)
   aiti-bridge --help | --version
 
 Options (flag > environment > default):
@@ -24,8 +29,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(bridgeVersion() + '\n');
     return 0;
   }
-  if (argv.includes('--stdio')) return runShim(argv.filter((a) => a !== '--stdio'), env);
+  if (argv.includes('--stdio'))
+    return runShim(
+      argv.filter((a) => a !== '--stdio'),
+      env,
+    );
+  if (argv[0] === 'call') return runCall(argv.slice(1), env);
+  if (argv.includes('--register-shim')) return registerCommand(argv);
   return serve(argv, env);
+}
+
+function registerCommand(argv: string[]): number {
+  const unknown = argv.filter((a) => !['--register-shim', '--dry-run', '--unregister'].includes(a));
+  if (unknown.length)
+    throw new ConfigError(`--register-shim takes --dry-run and --unregister only, got ${unknown.join(' ')}`);
+  const report = registerShim({ dryRun: argv.includes('--dry-run'), unregister: argv.includes('--unregister') });
+  process.stdout.write(formatReport(report));
+  return report.clients.some((c) => c.status === 'error') ? 1 : 0;
 }
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -1,0 +1,90 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '../config.js';
+import { describeZodError, ToolInputs, type ToolName } from '../protocol/index.js';
+import { bridgeVersion } from '../version.js';
+import { bridgeTarget } from './connection.js';
+
+export interface CallOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const defaultOutput: CallOutput = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/**
+ * `aiti-bridge call <tool> [json]`: runs one tool against the running bridge and prints its result (the text
+ * the agent would read). Without a tool, lists the tools. Exit code 1 when the tool answered with an error,
+ * 3 when the bridge cannot be reached.
+ */
+export async function runCall(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: CallOutput = defaultOutput,
+): Promise<number> {
+  const positional = argv.filter((a) => !a.startsWith('--'));
+  const [tool, json] = positional;
+  const flags = argv.filter((a) => a.startsWith('--'));
+  let args: Record<string, unknown> = {};
+  if (json !== undefined) {
+    try {
+      args = JSON.parse(json) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(
+        `the arguments must be one JSON object, e.g. '{"pageId":"p1"}': ${(error as Error).message}`,
+      );
+    }
+    if (!args || typeof args !== 'object' || Array.isArray(args)) {
+      throw new ConfigError(`the arguments must be a JSON object, got ${json}`);
+    }
+  }
+  if (tool && Object.prototype.hasOwnProperty.call(ToolInputs, tool)) {
+    const parsed = ToolInputs[tool as ToolName].safeParse(args);
+    if (!parsed.success) {
+      out.stderr(`aiti-bridge call ${tool}: ${describeZodError(parsed.error).message}\n`);
+      return 1;
+    }
+  }
+  const target = bridgeTarget(flags, env);
+  const transport = new StreamableHTTPClientTransport(target.endpoint, {
+    requestInit: { headers: target.token ? { authorization: `Bearer ${target.token}` } : {} },
+  });
+  const client = new Client({ name: 'aiti-cli', version: bridgeVersion() });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    out.stderr(
+      `aiti-bridge call: cannot reach the bridge at ${target.endpoint.origin} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+    );
+    return 3;
+  }
+  try {
+    if (!tool) {
+      const { tools } = await client.listTools();
+      out.stdout(tools.map((t) => `${t.name.padEnd(18)} ${t.title ?? ''}`).join('\n') + '\n');
+      return 0;
+    }
+    const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: 3_600_000,
+    })) as CallToolResult;
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+    if (result.isError) {
+      out.stderr(text + '\n');
+      return 1;
+    }
+    out.stdout(text + '\n');
+    return 0;
+  } finally {
+    await transport.terminateSession().catch(() => undefined);
+    await client.close();
+  }
+}
+
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  return cause ?? (error as Error).message;
+}

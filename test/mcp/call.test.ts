@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { startBridge } from '../helpers/bridge.js';
+import { ScriptedPage } from '../helpers/scripted-page.js';
+
+const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
+
+/** Runs the real CLI; resolves with its exit code and output whatever the code. */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', AITI_LOG: 'warn', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('aiti-bridge call', () => {
+  it('runs one tool against the running bridge and prints its result', async () => {
+    const bridge = await startBridge();
+    const page = await ScriptedPage.connect(bridge.url, { handler: () => ({ clicked: true }) });
+    const res = await cli(['call', 'page_exec', JSON.stringify({ cmd: 'Input.click', args: { target: 'e1' } })], {
+      AITI_BRIDGE_URL: bridge.url,
+    });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ pageId: page.pageId, cmd: 'Input.click', result: { clicked: true } });
+  });
+
+  it('exits non-zero with the error on stderr when the tool answers an error', async () => {
+    const bridge = await startBridge();
+    const res = await cli(['call', 'file_stat', '{"path":"relative/file"}'], { AITI_BRIDGE_URL: bridge.url });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('path "relative/file" is relative');
+    expect(res.stdout).toBe('');
+  });
+
+  it('names the bad field before calling, and lists the tools without one', async () => {
+    const bridge = await startBridge();
+    const bad = await cli(['call', 'page_logs', '{"limit":"ten"}'], { AITI_BRIDGE_URL: bridge.url });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('field "limit"');
+    const list = await cli(['call'], { AITI_BRIDGE_URL: bridge.url });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^page_exec\s+Run a page command$/m);
+  });
+
+  it('says when the bridge is not running', async () => {
+    const res = await cli(['call', 'bridge_status'], { AITI_BRIDGE_URL: 'http://127.0.0.1:9' });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain('cannot reach the bridge at http://127.0.0.1:9');
+  });
+});
