@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startBridge } from '../helpers/bridge.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';

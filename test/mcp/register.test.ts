@@ -21,9 +21,16 @@ const VSCODE = '{\n\t"servers": {\n\t\t"fs": {\n\t\t\t"type": "stdio",\n\t\t\t"c
 const CODEX = '# my codex config\nmodel = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = ["--fast"]\n';
 
 /** A home folder with all four clients installed and configured with other servers. */
-function homeWithConfigs(): { home: string; files: Record<string, string> } {
+interface Files {
+  claude: string;
+  cursor: string;
+  vscode: string;
+  codex: string;
+}
+
+function homeWithConfigs(): { home: string; files: Files } {
   const home = tempDir('aiti-home-');
-  const files = {
+  const files: Files = {
     claude: join(home, '.claude.json'),
     cursor: join(home, '.cursor', 'mcp.json'),
     vscode: join(home, '.config', 'Code', 'User', 'mcp.json'),
