@@ -110,12 +110,15 @@ describe('a bridge killed with SIGKILL', () => {
         }
       }
     };
-    const workers = [...Array.from({ length: 6 }, (_, w) => worker(w)), reader()];
+    const workers = Array.from({ length: 6 }, (_, w) => worker(w));
+    const reading = reader();
     while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL'); // while pushes are in flight
     await new Promise((resolve) => first.child.once('exit', resolve));
     stop = true;
     await Promise.all(workers);
+    // a tool call cut off by the kill may never settle in the SDK client (it waits for its own timeout)
+    await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 1000))]);
 
     const second = await spawnBridge(dataDir);
     const messages = await allMessages(second.url, 'claude');
