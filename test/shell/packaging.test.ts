@@ -82,6 +82,24 @@ describe('packaging', () => {
     );
   });
 
+  it('the main bundle imports only Node built-ins, electron and production dependencies (what the app ships)', () => {
+    ensureElectronBuilt();
+    const bundle = readFileSync(join(ROOT, 'dist', 'electron', 'main.js'), 'utf8');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const imported = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm), ...bundle.matchAll(/import\("([^"]+)"\)/g)]
+      .map((m) => m[1] ?? '')
+      .filter((name) => !name.startsWith('node:') && name !== 'electron');
+    const packageOf = (name: string) =>
+      name
+        .split('/')
+        .slice(0, name.startsWith('@') ? 2 : 1)
+        .join('/');
+    expect(imported.length).toBeGreaterThan(0);
+    for (const name of imported) expect(Object.keys(pkg.dependencies), name).toContain(packageOf(name));
+  });
+
   it('renders every icon from the one source image with the local Chromium', () => {
     const out = tempDir();
     execFileSync(process.execPath, ['scripts/make-icons.js', out], { cwd: ROOT, stdio: 'ignore' });
