@@ -181,6 +181,44 @@ describe('the agent inbox over MCP', () => {
     });
   });
 
+  it('says when more messages are pending than one read returns', async () => {
+    const bridge = await startBridge();
+    const agent = await connectAgent(bridge.url, { clientName: 'busy' });
+    await hello(agent);
+    for (let i = 0; i < 60; i++)
+      await bridge.context.inbox.add('busy', { kind: 'user_message', from: 'window', text: `${i}` });
+    const read = await inbox(agent);
+    expect(read.messages).toHaveLength(50);
+    expect(read.queueSize).toBe(60);
+    expect(resultText(read)).toContain('10 more pending: call aiti_inbox again');
+    expect(resultText(read)).toContain('10 unread messages in your AITI inbox');
+  });
+
+  it('holds page events back while the agent has 50 unread messages', async () => {
+    const bridge = await startBridge();
+    const page = await ScriptedPage.connect(bridge.url);
+    const agent = await connectAgent(bridge.url, { clientName: 'flooded' });
+    await hello(agent, { subEvents: ['page_error', 'page_network'] });
+    for (let i = 0; i < 50; i++)
+      await bridge.context.inbox.add('flooded', { kind: 'user_message', from: 'window', text: `${i}` });
+    const at = new Date().toISOString();
+    const failed = { method: 'GET', url: '/api', status: 500, ok: false, durationMs: 3, type: 'fetch', at };
+    const post = (type: string, payload: unknown) =>
+      http(`${bridge.url}/bridge/event`, { body: { pageId: page.pageId, secret: page.secret, type, payload } });
+    expect((await post('page_error', [{ message: 'boom', kind: 'error', at }])).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(bridge.context.inbox.unread('flooded')).toBe(50);
+
+    await inbox(agent); // reading makes room
+    expect((await post('page_network', [failed, { ...failed, status: 200, ok: true }])).status).toBe(204);
+    await waitFor(() => bridge.context.inbox.unread('flooded') === 1, 5000, 'the page_network message');
+    const [message] = (await inbox(agent)).messages;
+    expect(message).toMatchObject({
+      kind: 'page_network',
+      text: `1 failed request on page ${page.pageId}: GET /api → 500`,
+    });
+  });
+
   it('rejects binding a page that is not connected, naming the connected ones', async () => {
     const bridge = await startBridge();
     const agent = await connectAgent(bridge.url);

@@ -174,6 +174,39 @@ describe('the inbox', () => {
     inbox.close();
   });
 
+  it('pages history before an ISO time', async () => {
+    let now = new Date('2026-11-30T10:00:00.000Z');
+    const inbox = open(tempDir(), { now: () => now });
+    for (const hour of [10, 11, 12]) {
+      now = new Date(`2026-11-30T${hour}:00:00.000Z`);
+      await inbox.add('claude', { kind: 'user_message', from: 'window', text: `at ${hour}` });
+    }
+    const older = inbox.history({ agentId: 'claude', before: '2026-11-30T12:00:00.000Z' });
+    expect(older.messages.map((m) => m.text)).toEqual(['at 11', 'at 10']);
+    expect(older.nextBefore).toBeUndefined();
+    inbox.close();
+  });
+
+  it('hands out at most one batch of pending messages a read, oldest first', async () => {
+    const inbox = open(tempDir());
+    for (let i = 0; i < 60; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text: String(i) });
+    const first = await inbox.take('claude');
+    expect(first.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+    expect((await inbox.take('claude')).map((m) => m.text)).toEqual([
+      '50',
+      '51',
+      '52',
+      '53',
+      '54',
+      '55',
+      '56',
+      '57',
+      '58',
+      '59',
+    ]);
+    inbox.close();
+  });
+
   it('does not let one agent ack another agent’s message', async () => {
     const inbox = open(tempDir());
     const a = await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
