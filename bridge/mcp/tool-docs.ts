@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { PageCommands, PUBLIC_COMMANDS } from '../protocol/index.js';
+import type { ToolDefinition } from './tool.js';
+
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
+  required?: string[];
+  description?: string;
+  $ref?: string;
+}
+
+/** docs/TOOLS.md, generated from the tool registry and the page command schemas (so the docs cannot drift). */
+export function renderToolDocs(tools: readonly ToolDefinition[]): string {
+  const lines = [
+    '# MCP tools',
+    '',
+    '<!-- Generated from bridge/mcp/tools/index.ts by `npx tsx scripts/gen-tool-docs.ts`. Do not edit by hand. -->',
+    '',
+    'Every tool result carries its value in `structuredContent` and the same JSON as text; errors are `isError`',
+    'results that name the bad field. When the agent has unread inbox messages, a one-line notice follows.',
+    '',
+    '| tool | title | what it does |',
+    '|---|---|---|',
+    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${t.title} | ${cell(firstSentence(t.description))} |`),
+    '',
+  ];
+  for (const tool of tools) {
+    lines.push(`## ${tool.name}`, '', `**${tool.title}.** ${tool.description}`, '');
+    const hints = annotationsOf(tool);
+    if (hints) lines.push(`_${hints}_`, '');
+    lines.push(...parameterTable(toSchema(tool.inputSchema)), '');
+  }
+  lines.push(
+    '## Page commands',
+    '',
+    'The `cmd` values `page_exec` takes, with their `args`. `target` is a ref from `page_snapshot` (`e12`),',
+    '`css=<selector>` or `text=<visible text>`.',
+    '',
+    '| command | args |',
+    '|---|---|',
+    ...PUBLIC_COMMANDS.map((name) => `| \`${name}\` | ${cell(inlineParams(toSchema(PageCommands[name])))} |`),
+    '',
+  );
+  return lines.join('\n');
+}
+
+function toSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+}
+
+function parameterTable(schema: JsonSchema): string[] {
+  const entries = Object.entries(schema.properties ?? {});
+  if (entries.length === 0) return ['No parameters.'];
+  const required = new Set(schema.required ?? []);
+  return [
+    '| parameter | type | required | description |',
+    '|---|---|---|---|',
+    ...entries.map(
+      ([name, prop]) =>
+        `| \`${name}\` | ${cell(typeOf(prop))} | ${required.has(name) ? 'yes' : ''} | ${cell(prop.description ?? '')} |`,
+    ),
+  ];
+}
+
+function inlineParams(schema: JsonSchema): string {
+  const entries = Object.entries(schema.properties ?? {});
+  if (entries.length === 0) return '—';
+  const required = new Set(schema.required ?? []);
+  return entries.map(([name, prop]) => `\`${name}${required.has(name) ? '' : '?'}\`: ${typeOf(prop)}`).join(', ');
+}
+
+function typeOf(schema: JsonSchema): string {
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' \\| ');
+  if (schema.$ref) return 'JSON';
+  if (schema.type === 'array') return `${schema.items ? typeOf(schema.items) : 'any'}[]`;
+  if (schema.type === 'object' && typeof schema.additionalProperties === 'object') {
+    return `{ [key]: ${typeOf(schema.additionalProperties)} }`;
+  }
+  if (Array.isArray(schema.type)) return schema.type.join(' \\| ');
+  return schema.type ?? 'any';
+}
+
+function annotationsOf(tool: ToolDefinition): string {
+  const a = tool.annotations;
+  if (!a) return '';
+  const said = [
+    a.readOnlyHint ? 'read-only' : undefined,
+    a.destructiveHint ? 'destructive' : undefined,
+    a.idempotentHint ? 'idempotent' : undefined,
+  ].filter(Boolean);
+  return said.join(', ');
+}
+
+function firstSentence(text: string): string {
+  const match = /^(.+?\.)(\s|$)/.exec(text);
+  return match?.[1] ?? text;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
