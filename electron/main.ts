@@ -19,13 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { StartupError } from '../bridge/bridge.js';
 import { ConfigError, resolveConfig } from '../bridge/config.js';
 import { createLogger } from '../bridge/log.js';
+import { registerShim } from '../bridge/register/register.js';
 import { startBridgeHost, type BridgeHost } from './bridge-host.js';
 import { parseLaunchArgs } from './launch-args.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
 import { setupNotifications } from './notifications.js';
 import { trackOpenAsks } from './open-asks.js';
-import { registerWithClients, shimForApp, type ShimReport } from './register.js';
+import { registerWithClients, shimForApp } from './register.js';
 import { remoteFeed, type RemoteFeed } from './remote-feed.js';
 import { openSettings } from './settings.js';
 import { chooseShortcut, setupShortcut } from './shortcut.js';
@@ -137,7 +138,7 @@ async function onReady(): Promise<void> {
     composeToAll: () => window.compose('all'),
     registerWithClients: () =>
       registerWithClients({
-        registerShim: registerShimPending,
+        registerShim,
         home: homedir(),
         shim: shimForApp(join(here, '..', '..'), process.env),
         mcpUrl: `${bridgeHost.url}/mcp/mcp`,
@@ -158,11 +159,6 @@ async function onReady(): Promise<void> {
   });
   if (shortcut.problem) tell(shortcut.problem);
   log.info(`window on ${bridgeHost.url}/aiti/ui/ (${bridgeHost.kind === 'own' ? 'bridge in this app' : 'attached'})`);
-}
-
-// UNFINISHED: bridge/register (registerShim) is not committed yet; swapped in once it is
-function registerShimPending(): ShimReport {
-  throw new Error('not available in this build yet; run "aiti-bridge --register-shim" in a terminal');
 }
 
 function fail(error: unknown): void {

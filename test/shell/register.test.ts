@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { registerShim } from '../../bridge/register/register.js';
 import { registerWithClients, shimForApp, type ShimReport } from '../../electron/register.js';
 import { tempDir } from '../helpers/bridge.js';
 
@@ -87,5 +88,24 @@ describe('"Register with MCP clients" from the tray', () => {
       mcpUrl: MCP,
     });
     expect(message).toBe('No MCP client found for this user (looked for Claude Code, Cursor); nothing changed.');
+  });
+
+  it('with the real registerShim, writes the shim into the configs of the clients installed in that home', async () => {
+    const home = tempDir();
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'x' } } }));
+    const deps = {
+      // this machine's VS Code settings must stay out of the test: Linux paths under the temp home only
+      registerShim: (options: { home: string; shim: typeof SHIM }) =>
+        registerShim({ ...options, platform: 'linux', env: {} }),
+      home,
+      shim: SHIM,
+      mcpUrl: MCP,
+    };
+    expect(await registerWithClients(deps)).toBe('Registered the aiti shim — Cursor: added.');
+    expect(JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { other: { command: 'x' }, aiti: { command: SHIM.command, args: SHIM.args } },
+    });
+    expect(await registerWithClients(deps)).toBe('Registered the aiti shim — Cursor: already registered.');
   });
 });
