@@ -134,6 +134,27 @@ export function App() {
           {theme === 'system' ? 'Auto theme' : theme === 'light' ? 'Light' : 'Dark'}
         </button>
       </header>
+      {state.notices.length > 0 && (
+        <ul className="notices" aria-label="notifications">
+          {state.notices.map((n) => (
+            <li key={n.id} className="notice">
+              <span className="notice-body">
+                <strong>{n.title ?? n.agentId}</strong>
+                {n.title && <span className="muted"> · {n.agentId}</span>}
+                <span className="notice-text">{n.body}</span>
+              </span>
+              <button
+                type="button"
+                className="button ghost small"
+                aria-label="dismiss"
+                onClick={() => dispatch({ type: 'dismiss', id: n.id })}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="layout">
         <main className="main">
           <div className="main-scroll">

@@ -38,6 +38,7 @@ export interface WindowState {
   messages: Message[];
   /** how many `state` events arrived: each one starts a fresh (re)connection */
   generation: number;
+  notices: Notice[];
   /** the last event the window could not read, shown so nothing is dropped silently */
   problem?: string;
 }
@@ -52,7 +53,18 @@ export type Action =
   | { type: 'messages'; messages: Message[] }
   | { type: 'message_status'; status: MessageStatusEvent }
   | { type: 'inbox_status'; answer: InboxStatusAnswer }
+  | { type: 'presence'; away: boolean }
+  | { type: 'notify'; notice: Omit<Notice, 'id'> }
+  | { type: 'dismiss'; id: number }
   | { type: 'problem'; problem: string };
+
+/** A user_notify from an agent: shown until dismissed. */
+export interface Notice {
+  id: number;
+  agentId: string;
+  title?: string;
+  body: string;
+}
 
 /** Messages kept in memory; older ones are paged back in from the journal when asked for. */
 export const MAX_LOADED_MESSAGES = 5000;
@@ -66,8 +78,13 @@ export const initialState: WindowState = {
   inbox: {},
   away: false,
   messages: [],
+  notices: [],
   generation: 0,
 };
+
+/** Notices kept on screen at most; older ones give way. */
+const MAX_NOTICES = 4;
+let noticeIds = 0;
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
@@ -147,6 +164,12 @@ export function reduce(state: WindowState, action: Action): WindowState {
         ...state,
         inbox: Object.fromEntries(action.answer.agents.map((row) => [row.agentId, row.counts])),
       };
+    case 'presence':
+      return { ...state, away: action.away };
+    case 'notify':
+      return { ...state, notices: [...state.notices, { ...action.notice, id: ++noticeIds }].slice(-MAX_NOTICES) };
+    case 'dismiss':
+      return { ...state, notices: state.notices.filter((n) => n.id !== action.id) };
     case 'problem':
       return { ...state, problem: action.problem };
   }

@@ -58,9 +58,18 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
               case 'message_status':
                 refreshCounts();
                 return dispatch({ type: 'message_status', status: event.data });
-              case 'notify':
+              case 'presence':
+                return dispatch({ type: 'presence', away: event.data.away });
+              case 'notify': {
+                const { agentId, title, body } = event.data;
+                return dispatch({ type: 'notify', notice: { agentId, body, ...(title ? { title } : {}) } });
+              }
               case 'ping':
                 return;
+              default: {
+                const unknown: never = event;
+                return unknown;
+              }
             }
           },
         },
