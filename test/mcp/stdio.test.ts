@@ -30,6 +30,30 @@ describe('the stdio shim (aiti-bridge --stdio)', () => {
     });
   });
 
+  it('does not hold other calls behind a slow one', async () => {
+    const bridge = await startBridge();
+    let release: () => void = () => undefined;
+    await ScriptedPage.connect(bridge.url, {
+      handler: (cmd) =>
+        cmd === 'Page.waitFor' ? new Promise((resolve) => (release = () => resolve({ found: true }))) : { ok: true },
+    });
+    const client = await connectAgent(bridge.url, { transport: 'stdio', clientName: 'busy' });
+    const cancel = new AbortController();
+    const slow = client.callTool(
+      { name: 'page_exec', arguments: { cmd: 'Page.waitFor', args: { text: 'never' } } },
+      undefined,
+      {
+        signal: cancel.signal,
+      },
+    );
+    await waitFor(() => bridge.context.requests.size === 1, 10_000, 'the slow command to reach the page');
+    const quick = await callTool(client, 'bridge_status');
+    expect(quick.isError).toBeFalsy();
+    cancel.abort();
+    await expect(slow).rejects.toThrow();
+    release();
+  });
+
   it('carries server→client requests back to the client (sampling)', async () => {
     const bridge = await startBridge();
     const client = await connectAgent(bridge.url, {
