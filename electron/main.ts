@@ -140,7 +140,7 @@ async function onReady(): Promise<void> {
       registerWithClients({
         registerShim,
         home: homedir(),
-        shim: shimForApp(join(here, '..', '..'), process.env),
+        shim: shimForApp(join(here, '..', '..'), process.env, process.resourcesPath),
         mcpUrl: `${bridgeHost.url}/mcp/mcp`,
       }),
     tell,

@@ -23,14 +23,18 @@ export interface RegisterDeps {
 }
 
 /**
- * The shim of this install: Node running the checkout's bin/aiti-bridge.js --stdio. The Electron binary cannot
- * run it (the RunAsNode fuse is off), so Node must come from outside: npm's (npm start) or the one on PATH.
- * A packaged app ships no bin/: undefined.
+ * The shim of this install. From a checkout: Node running its bin/aiti-bridge.js --stdio (npm's Node under
+ * npm start, else the one on PATH). From an installed app: the one-file CLI shipped in its resources
+ * (`<resources>/aiti-cli/bin/aiti-bridge.mjs`), run by the Node on PATH, since the app's own binary cannot run
+ * scripts (the RunAsNode fuse is off). Undefined when neither exists.
  */
-export function shimForApp(root: string, env: NodeJS.ProcessEnv): ShimCommand | undefined {
+export function shimForApp(root: string, env: NodeJS.ProcessEnv, resourcesPath?: string): ShimCommand | undefined {
+  const node = env.npm_node_execpath || 'node';
   const bin = join(root, 'bin', 'aiti-bridge.js');
-  if (!existsSync(bin) || root.includes('.asar')) return undefined;
-  return { command: env.npm_node_execpath || 'node', args: [bin, '--stdio'] };
+  if (!root.includes('.asar') && existsSync(bin)) return { command: node, args: [bin, '--stdio'] };
+  const shipped = resourcesPath && join(resourcesPath, 'aiti-cli', 'bin', 'aiti-bridge.mjs');
+  if (shipped && existsSync(shipped)) return { command: node, args: [shipped, '--stdio'] };
+  return undefined;
 }
 
 const STATUS: Record<string, string> = {
@@ -43,7 +47,7 @@ const STATUS: Record<string, string> = {
 export async function registerWithClients(deps: RegisterDeps): Promise<string> {
   if (!deps.shim) {
     throw new Error(
-      `this installed app has no stdio shim to register; add ${deps.mcpUrl} to your MCP client as a Streamable HTTP server, or run "aiti-bridge --register-shim" from a checkout`,
+      `this app has no stdio shim to register (its aiti-cli resource is missing); add ${deps.mcpUrl} to your MCP client as a Streamable HTTP server instead`,
     );
   }
   const report = deps.registerShim({ home: deps.home, shim: deps.shim });

@@ -47,7 +47,7 @@ const steps = {
   },
   // the desktop shell: main as ESM (node_modules stay outside, electron-builder ships them), the sandboxed
   // preload as CommonJS (a sandboxed preload cannot be ESM)
-  electron: () => {
+  electron: async () => {
     const esbuild = fileURLToPath(new URL('../node_modules/esbuild/bin/esbuild', import.meta.url));
     rmSync(new URL('../dist/electron', import.meta.url), { recursive: true, force: true });
     const common = ['--bundle', '--platform=node', '--external:electron', '--sourcemap', '--log-level=warning'];
@@ -66,6 +66,23 @@ const steps = {
       '--target=chrome140',
       '--outfile=dist/electron/preload.cjs',
     ]);
+    // the CLI in one file for the installed app (the stdio shim it registers), runnable by any Node 20+:
+    // dist/cli/bin/aiti-bridge.mjs, with a package.json above it for its version
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
+    run(esbuild, [
+      'electron/standalone-cli.ts',
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--main-fields=module,main',
+      '--log-level=warning',
+      `--banner:js=import { createRequire as __aitiRequire } from 'node:module'; const require = __aitiRequire(import.meta.url);`,
+      '--outfile=dist/cli/bin/aiti-bridge.mjs',
+    ]);
+    const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    writeFileSync(new URL('../dist/cli/package.json', import.meta.url), JSON.stringify({ name, version }) + '\n');
   },
 };
 

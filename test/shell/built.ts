@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHECK_AND_BUILD = `
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
-const outputs = ['dist/electron/main.js', 'dist/electron/preload.cjs'];
+const outputs = ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/cli/bin/aiti-bridge.mjs'];
 const sources = ['electron', 'bridge'].flatMap((dir) =>
   readdirSync(dir, { recursive: true }).map((f) => dir + '/' + f).filter((f) => f.endsWith('.ts')),
 );
@@ -17,7 +17,7 @@ const stale = outputs.some((f) => !existsSync(f) || statSync(f).mtimeMs < newest
 if (stale) execFileSync(process.execPath, ['scripts/build.js', 'electron'], { stdio: 'ignore' });
 `;
 
-/** Makes sure dist/electron (main.js, preload.cjs) is built from the current electron/ sources. */
+/** Makes sure dist/electron (main.js, preload.cjs) and dist/cli are built from the current electron/ sources. */
 export function ensureElectronBuilt(): void {
   execFileSync('flock', ['/tmp/aiti-electron-build.lock', process.execPath, '-e', CHECK_AND_BUILD], {
     cwd: ROOT,

@@ -14,6 +14,7 @@ interface BuilderConfig {
   directories?: { buildResources?: string; output?: string };
   extraMetadata?: { main?: string };
   files?: Array<{ filter: string[] }>;
+  extraResources?: Array<{ from: string; to: string }>;
   electronFuses?: Record<string, boolean>;
   linux?: { target?: string[]; icon?: string };
   mac?: { target?: string; icon?: string };
@@ -76,6 +77,8 @@ describe('packaging', () => {
     expect(config.extraMetadata?.main).toBe('dist/electron/main.js');
     expect(existsSync(join(ROOT, 'dist', 'electron', 'main.js'))).toBe(true);
     expect(existsSync(join(ROOT, 'dist', 'electron', 'preload.cjs'))).toBe(true);
+    expect(config.extraResources).toEqual([{ from: 'dist/cli', to: 'aiti-cli' }]);
+    expect(existsSync(join(ROOT, 'dist', 'cli', 'bin', 'aiti-bridge.mjs'))).toBe(true);
     // the app ships its main process, the window and the page agent the bridge serves, and the tray icons
     expect(config.files?.[0]?.filter).toEqual(
       expect.arrayContaining(['dist/electron/**', 'dist/renderer/**', 'dist/page/**', 'build/tray/**']),

@@ -21,11 +21,20 @@ describe('"Register with MCP clients" from the tray', () => {
     expect(shimForApp(root, {})?.command).toBe('node');
   });
 
-  it('has no shim to register in a packaged app, and says what to do instead', async () => {
-    expect(shimForApp('/opt/AITI Bridge/resources/app.asar', {})).toBeUndefined();
+  it('registers the one-file CLI an installed app ships in its resources, run by the Node on PATH', async () => {
+    const resources = tempDir();
+    const asar = join(resources, 'app.asar');
+    expect(shimForApp(asar, {}, resources)).toBeUndefined();
     await expect(
       registerWithClients({ registerShim: reporting([]), home: '/home/me', shim: undefined, mcpUrl: MCP }),
-    ).rejects.toThrow(`add ${MCP} to your MCP client as a Streamable HTTP server`);
+    ).rejects.toThrow(`add ${MCP} to your MCP client as a Streamable HTTP server instead`);
+
+    mkdirSync(join(resources, 'aiti-cli', 'bin'), { recursive: true });
+    writeFileSync(join(resources, 'aiti-cli', 'bin', 'aiti-bridge.mjs'), '');
+    expect(shimForApp(asar, {}, resources)).toEqual({
+      command: 'node',
+      args: [join(resources, 'aiti-cli', 'bin', 'aiti-bridge.mjs'), '--stdio'],
+    });
   });
 
   it('says per client found what changed', async () => {
