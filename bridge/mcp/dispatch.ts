@@ -29,7 +29,10 @@ export async function dispatch(
     const json = JSON.stringify(result.structured);
     return withNotice(
       {
-        content: [{ type: 'text', text: result.summary ? `${result.summary}\n${json}` : json }],
+        content: [
+          { type: 'text', text: result.summary ? `${result.summary}\n${json}` : json },
+          ...(result.images ?? []).map((image) => ({ type: 'image' as const, ...image })),
+        ],
         structuredContent: result.structured,
       },
       call,

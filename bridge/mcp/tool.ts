@@ -28,6 +28,8 @@ export interface ToolResult {
   structured: Record<string, unknown>;
   /** a one-line human summary put before the JSON, when helpful */
   summary?: string;
+  /** images the client should show the model (MCP image content), e.g. a screenshot; base64 data */
+  images?: Array<{ data: string; mimeType: string }>;
 }
 
 /**

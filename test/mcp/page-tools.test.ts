@@ -17,6 +17,7 @@ async function recordingPage(bridgeUrl: string, seen: Seen, url = 'http://localh
       if (cmd === 'UI.scan') return { url, dialogs: [{ title: 'Sign in', fields: [] }], forms: [] };
       if (cmd === 'UI.fill')
         return { scope: 'dialog "Sign in"', filled: [{ field: 'Email', selector: '#email', value: 'a@b.c' }] };
+      if (cmd === 'Page.screenshot') return { mimeType: 'image/png', data: 'iVBORw0KGgo=', width: 10, height: 5 };
       if (cmd === 'Page.waitFor') {
         await sleep(800);
         return { found: true };
@@ -80,6 +81,18 @@ describe('page tools against a scripted page', () => {
       args: { text: 'Saved', timeoutMs: 2000 },
     });
     expect(result.structuredContent).toMatchObject({ result: { found: true } });
+  });
+
+  it('page_exec returns a screenshot as image content, not as base64 in the text', async () => {
+    const bridge = await startBridge();
+    await recordingPage(bridge.url, []);
+    const client = await connectAgent(bridge.url);
+    const shot = await callTool(client, 'page_exec', { cmd: 'Page.screenshot' });
+    expect(shot.content).toContainEqual({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+    expect(shot.structuredContent).toMatchObject({
+      result: { width: 10, height: 5, image: 'attached as image content' },
+    });
+    expect(resultText(shot)).not.toContain('iVBORw0KGgo=');
   });
 
   it('asks for pageId when two pages are connected, listing them, and uses the one given', async () => {

@@ -39,9 +39,26 @@ export const pageExec = defineTool({
       ...(frameId ? { frameId } : {}),
       timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, parsed.data),
     });
+    const image = screenshotOf(cmd, asObject(result));
+    if (image) {
+      // the picture goes to the model as an image, not as base64 inside the JSON text
+      const { data: _data, ...rest } = asObject(result);
+      return {
+        structured: { pageId: page.pageId, cmd, result: { ...rest, image: 'attached as image content' } },
+        images: [image],
+      };
+    }
     return { structured: { pageId: page.pageId, cmd, result: asObject(result) } };
   },
 });
+
+function screenshotOf(cmd: string, result: Record<string, Json>): { data: string; mimeType: string } | undefined {
+  if (cmd !== 'Page.screenshot') return undefined;
+  const { data, mimeType } = result;
+  return typeof data === 'string' && typeof mimeType === 'string' && mimeType.startsWith('image/')
+    ? { data, mimeType }
+    : undefined;
+}
 
 /** Page.waitFor may wait up to its own timeoutMs: the bridge waits that long plus the round trip. */
 function commandTimeout(defaultMs: number, cmd: string, args: object): number {
