@@ -80,7 +80,8 @@ async function onReady(): Promise<void> {
     preload: join(here, 'preload.cjs'),
     icon: join(buildDir, 'icon.png'),
     isQuitting: () => quitting,
-    hidden: launch.hidden,
+    // started at login: stay in the tray (macOS says so itself; elsewhere the login item passes --hidden)
+    hidden: launch.hidden || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin),
     onLoadError: (error) => log.error(`the window could not load ${bridgeHost.url}/aiti/ui/: ${error.message}`),
   }));
 
@@ -170,7 +171,13 @@ function fail(error: unknown): void {
 }
 
 function main(): void {
-  if (!setupSingleInstance({ app, onSecondInstance: () => control?.show() })) return;
+  // a second launch brings the window forward, unless it is the login item starting while we already run
+  const onSecondInstance = (argv: string[]) => {
+    if (!parseLaunchArgs(argv.slice(1)).hidden) control?.show();
+  };
+  if (!setupSingleInstance({ app, onSecondInstance })) return;
+  // Windows shows notifications only for an app with an AppUserModelID (electron-builder.yml appId)
+  if (process.platform === 'win32') app.setAppUserModelId('dev.aiti.bridge');
   app.on('before-quit', () => {
     quitting = true;
   });

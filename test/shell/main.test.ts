@@ -21,6 +21,7 @@ interface Report {
   permissions: Record<string, boolean>;
   quit: boolean;
   exitCode?: number;
+  secondLaunches?: number;
 }
 
 /** Runs the built main process (dist/electron/main.js) under Node with a fake electron module. */
@@ -79,6 +80,17 @@ describe('the desktop main process, wired together', () => {
       geolocation: false,
       'clipboard-sanitized-write': true,
     });
+  });
+
+  it('a second launch brings the hidden window forward; the login item starting again leaves it in the tray', async () => {
+    const app = runApp(['--port', '0', '--data-dir', tempDir()]);
+    await app.until((r) => Boolean(r.tray), 'the tray');
+    app.child.kill('SIGHUP'); // the fake: hide the window, then a second launch with --hidden
+    let r = await app.until((r) => r.secondLaunches === 1, 'the login launch');
+    expect(r.window?.visible).toBe(false);
+    app.child.kill('SIGUSR2'); // the fake: a second launch by hand
+    r = await app.until((r) => r.secondLaunches === 2, 'the second launch');
+    expect(r.window?.visible).toBe(true);
   });
 
   it('quitting from the tray closes the bridge and exits', async () => {

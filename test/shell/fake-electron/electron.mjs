@@ -210,3 +210,14 @@ process.on('SIGTERM', () => {
   if (quit) quit.click();
   else process.exit(143);
 });
+
+// A second launch (SIGUSR2: a person starts the app again; SIGHUP: the login item starts it with --hidden),
+// each while the window is hidden in the tray.
+const launchAgain = (argv) => {
+  created.window?.hide();
+  report.secondLaunches = (report.secondLaunches ?? 0) + 1;
+  appEvents.emit('second-instance', {}, argv);
+  save();
+};
+process.on('SIGUSR2', () => launchAgain(['/opt/aiti-bridge']));
+process.on('SIGHUP', () => launchAgain(['/opt/aiti-bridge', '--hidden']));
