@@ -199,6 +199,43 @@ describe('stateless calls', () => {
   });
 });
 
+describe('sessions and agents', () => {
+  it('a client that drops the session id never shows as an agent online', async () => {
+    const bridge = await startBridge();
+    const stateless = await connectAgent(bridge.url, { transport: 'stateless', clientName: 'forgetful' });
+    await callTool(stateless, 'bridge_status');
+    const observer = await connectAgent(bridge.url, { clientName: 'observer' });
+    const status = await callTool(observer, 'bridge_status');
+    const online = (status.structuredContent as { agents: { online: Array<{ agentId: string }> } }).agents.online;
+    expect(online.map((a) => a.agentId)).toEqual(['observer']);
+  });
+
+  it('ends a session that never opened a GET stream after the TTL without requests', async () => {
+    const bridge = await startBridge({ ttlMs: 300 });
+    const sessionId = await initialize(bridge.url, 'idler');
+    const first = await http(`${bridge.url}/mcp/mcp`, {
+      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+      headers: sessionHeaders(sessionId),
+    });
+    expect(first.status).toBe(202);
+    expect(bridge.context.agents.get('idler')?.links.size).toBe(1);
+    await waitFor(() => bridge.context.agents.get('idler')?.links.size !== 1, 5000, 'the idle session to end');
+    const later = await http(`${bridge.url}/mcp/mcp`, {
+      body: { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      headers: sessionHeaders(sessionId),
+    });
+    expect(later.status).toBe(404);
+  });
+
+  it('names the tools when asked for one that does not exist', async () => {
+    const bridge = await startBridge();
+    const client = await connectAgent(bridge.url);
+    const result = await callTool(client, 'page_click', {});
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('unknown tool "page_click"; the tools are: page_exec');
+  });
+});
+
 describe('MCP endpoint trust', () => {
   it('refuses a cross-origin browser POST', async () => {
     const bridge = await startBridge();
