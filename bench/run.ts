@@ -1,8 +1,12 @@
-import { chromium } from 'playwright-core';
+import { loadavg } from 'node:os';
+import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
-import { floorRows, measureFloor } from './floor.js';
+import { journalBench } from './journal.js';
+import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
 import { writeReport, type BenchRow } from './report.js';
+import { scaleBench } from './scale.js';
+import { snapshotBench } from './snapshot.js';
 
 /** `npm run bench [group ...]`: runs the benchmarks and writes docs/PERFORMANCE.md and docs/performance.json. */
 const CALLS = Number(process.env.AITI_BENCH_CALLS ?? 500);
@@ -24,9 +28,16 @@ async function section(name: string, run: () => Promise<BenchRow[]>): Promise<vo
   }
 }
 
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const loadAtStart = load();
+
 await section('script', pageScript);
 await section('startup', coldStart);
-await section('roundtrip', async () => {
+
+async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -39,12 +50,19 @@ await section('roundtrip', async () => {
     ],
   });
   try {
-    const floor = await measureFloor(browser, CALLS);
-    return floorRows(floor, CALLS);
+    return await run(browser);
   } finally {
     await browser.close();
   }
-});
+}
+
+await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser, CALLS, notes)));
+await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
+await section('journal', () => journalBench(notes));
+await section('scale', () => scaleBench(notes));
+notes.push(
+  `machine load (1, 5, 15 min averages) at the start of the run: ${loadAtStart}; at the end: ${load()}. Other work on the machine during the run distorts the times upwards.`,
+);
 
 writeReport(rows, notes);
 process.stderr.write(

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../bin/aiti-bridge.js', import.meta.url));
+export const BENCH_TOKEN = 'bench-token';
+
+/** The built bridge in its own process, so what it costs (RSS, CPU) is its own and not the benchmark's. */
+export interface BridgeProcess {
+  url: string;
+  token: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** resident memory of the bridge process, in MiB */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+export async function spawnBridge(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<BridgeProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'aiti-bench-'));
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir, '--token', BENCH_TOKEN], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, AITI_LOG: 'warn', AITI_USE_DIST: '1', ...options.env },
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`bridge exited with ${code}: ${stderr}`)));
+  });
+  const pid = child.pid ?? 0;
+  return {
+    url,
+    token: BENCH_TOKEN,
+    child,
+    dataDir,
+    rssMiB: () => rssMiB(pid),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** VmRSS of a process from /proc (Linux). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}

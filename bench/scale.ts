@@ -1,0 +1,102 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call, connectMcp } from './agent.js';
+import { spawnBridge } from './bridge-process.js';
+import { LightPage } from './light-page.js';
+import { percentile, round, type BenchRow } from './report.js';
+
+const PAGES = 500;
+const AGENTS = 50;
+const CALLS_PER_AGENT = 20;
+
+async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let from = 0; from < count; from += size) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(size, count - from) }, (_, k) => make(from + k)))));
+  }
+  return out;
+}
+
+/**
+ * 500 connected pages (lightweight SSE clients claiming over HTTP) and 50 agents (SDK clients over Streamable
+ * HTTP) on one bridge in its own process: the bridge's RSS, idle and under load, and the page round trip p99
+ * while all 50 agents drive their pages at once.
+ */
+export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
+  const bridge = await spawnBridge();
+  const pages: LightPage[] = [];
+  const agents: Client[] = [];
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const empty = bridge.rssMiB();
+    pages.push(...(await inBatches(PAGES, 50, (i) => LightPage.connect(bridge.url, i))));
+    agents.push(...(await inBatches(AGENTS, 10, (i) => connectMcp(bridge.url, `bench-agent-${i}`, 'streamable'))));
+    const status = await call(agents[0] as Client, 'bridge_status', {});
+    const seen = (status.pages as unknown[]).length;
+    const online = ((status.agents as { online: unknown[] }).online ?? []).length;
+    if (seen !== PAGES || online !== AGENTS) throw new Error(`bridge sees ${seen} pages and ${online} agents`);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = bridge.rssMiB();
+
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, bridge.rssMiB())), 50);
+    const samples: number[] = [];
+    let misrouted = 0;
+    const started = performance.now();
+    await Promise.all(
+      agents.map(async (agent, a) => {
+        for (let i = 0; i < CALLS_PER_AGENT; i++) {
+          const page = pages[(a * 10 + i) % PAGES] as LightPage;
+          const target = `css=#a${a}-c${i}`;
+          const t0 = performance.now();
+          const out = await call(agent, 'page_exec', { pageId: page.pageId, cmd: 'DOM.getText', args: { target } });
+          samples.push(performance.now() - t0);
+          const result = out.result as { pageId?: string; args?: { target?: string } };
+          if (result.pageId !== page.pageId || result.args?.target !== target) misrouted++;
+        }
+      }),
+    );
+    const wall = performance.now() - started;
+    clearInterval(sampler);
+    peak = Math.max(peak, bridge.rssMiB());
+    if (misrouted) throw new Error(`${misrouted} results came back to the wrong call`);
+    notes.push(
+      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. Under load all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The clients share the 2 cores with the bridge, so the p99 includes their own scheduling.`,
+    );
+    const group = '500 pages + 50 agents';
+    return [
+      { group, name: 'bridge RSS with nothing connected', value: round(empty, 1), unit: 'MiB' },
+      {
+        group,
+        name: 'bridge RSS with 500 pages and 50 agents connected (idle)',
+        value: round(idle, 1),
+        unit: 'MiB',
+        target: '< 300 MB',
+        met: idle * 1.048576 < 300,
+      },
+      {
+        group,
+        name: 'bridge RSS peak while the 50 agents drive pages',
+        value: round(peak, 1),
+        unit: 'MiB',
+        target: '< 300 MB',
+        met: peak * 1.048576 < 300,
+      },
+      {
+        group,
+        name: `page_exec round trip under that load (p50 of ${samples.length})`,
+        value: round(percentile(samples, 50)),
+        unit: 'ms',
+      },
+      {
+        group,
+        name: `page_exec round trip under that load (p99 of ${samples.length})`,
+        value: round(percentile(samples, 99)),
+        unit: 'ms',
+      },
+    ];
+  } finally {
+    for (const agent of agents) await agent.close().catch(() => undefined);
+    for (const page of pages) page.close();
+    await bridge.stop();
+  }
+}
