@@ -55,6 +55,7 @@ export const mcpRoutes: RouteSetup = (router, bridge, guards) => {
       await session.server.connect(session.transport);
       const response = await session.transport.handleRequest(toWebRequest(ctx.req, ctx.href), { parsedBody: body });
       if (session.id) sessions.set(session.id, session);
+      else session.end('initialize was refused');
       ctx.respond = false;
       await sendWebResponse(ctx.res, response);
       return;

@@ -22,7 +22,7 @@ export interface SessionStart {
 export class McpSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
-  agent: Agent;
+  private current?: Agent;
   private readonly closing = new AbortController();
   private link: AgentLink;
   private linked = false;
@@ -35,11 +35,6 @@ export class McpSession {
     private readonly start: SessionStart,
     private readonly onEnd: (session: McpSession) => void,
   ) {
-    const agents = bridge.agents;
-    this.agent = agents.ensure(agents.idFor(start.clientName), {
-      ...(start.clientName ? { client: clientLabel(start) } : {}),
-      transport: start.transport,
-    });
     this.link = { transport: start.transport, ...(start.clientName ? { client: clientLabel(start) } : {}) };
     this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -53,6 +48,18 @@ export class McpSession {
       closed: this.closing.signal,
     });
     this.transport.onclose = () => this.end('the transport closed');
+  }
+
+  /** The agent this session speaks for, made on first use (a client that drops the session id makes none). */
+  get agent(): Agent {
+    if (!this.current) {
+      const agents = this.bridge.agents;
+      this.current = agents.ensure(agents.idFor(this.start.clientName), {
+        ...(this.start.clientName ? { client: clientLabel(this.start) } : {}),
+        transport: this.start.transport,
+      });
+    }
+    return this.current;
   }
 
   get id(): string | undefined {
@@ -93,9 +100,9 @@ export class McpSession {
     const next = agents.ensure(agentId, { transport: this.start.transport });
     if (id && this.linked) {
       agents.unlink(this.agent, id);
-      this.agent = next;
+      this.current = next;
       agents.link(next, id, this.link);
-    } else this.agent = next;
+    } else this.current = next;
     return next;
   }
 
@@ -113,7 +120,7 @@ export class McpSession {
     this.closing.abort(new Error(`the MCP session ended (${reason})`));
     const id = this.id;
     if (id && this.linked) this.bridge.agents.unlink(this.agent, id);
-    this.bridge.log.child('mcp').debug(`session ${id ?? '?'} of ${this.agent.agentId} ended: ${reason}`);
+    this.bridge.log.child('mcp').debug(`session ${id ?? '?'} of ${this.current?.agentId ?? 'nobody'} ended: ${reason}`);
     this.onEnd(this);
     void this.server.close().catch(() => undefined);
   }

@@ -200,14 +200,16 @@ describe('stateless calls', () => {
 });
 
 describe('sessions and agents', () => {
-  it('a client that drops the session id never shows as an agent online', async () => {
+  it('a client that drops the session id never shows as a session agent', async () => {
     const bridge = await startBridge();
     const stateless = await connectAgent(bridge.url, { transport: 'stateless', clientName: 'forgetful' });
     await callTool(stateless, 'bridge_status');
     const observer = await connectAgent(bridge.url, { clientName: 'observer' });
     const status = await callTool(observer, 'bridge_status');
-    const online = (status.structuredContent as { agents: { online: Array<{ agentId: string }> } }).agents.online;
-    expect(online.map((a) => a.agentId)).toEqual(['observer']);
+    const agents = (status.structuredContent as { agents: Record<'online' | 'offline', Array<{ agentId: string }>> })
+      .agents;
+    expect(agents.online.map((a) => a.agentId)).toEqual(['observer']);
+    expect(agents.offline.map((a) => a.agentId)).not.toContain('forgetful');
   });
 
   it('ends a session that never opened a GET stream after the TTL without requests', async () => {
