@@ -25,7 +25,7 @@ export class Connection {
   session?: Session;
   private source?: EventSource;
   private attempts = 0;
-  private stopped = false;
+  private stopped = true;
   private connected = false;
   private readyWaiters: Array<(session: Session) => void> = [];
   private readonly sessionListeners: Array<(session: Session) => void> = [];
@@ -37,7 +37,9 @@ export class Connection {
     private readonly onCommand: CommandListener,
   ) {}
 
+  /** Connects; a no-op while already connected or connecting. */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
     void this.connect();
   }
@@ -113,12 +115,17 @@ export class Connection {
     outcome: { ok: true; result: Json } | { ok: false; error: string },
   ): Promise<void> {
     const session = this.session ?? (await this.ready());
-    await postJson(`${session.base}/bridge/result`, {
-      pageId: session.pageId,
-      secret: session.secret,
-      requestId,
-      ...outcome,
-    });
+    await postJson(
+      `${session.base}/bridge/result`,
+      {
+        pageId: session.pageId,
+        secret: session.secret,
+        requestId,
+        ...outcome,
+      },
+      // a result must arrive even when the command started a navigation that unloads this document
+      { keepalive: true },
+    );
   }
 
   async postEvent(type: PageEventType, payload: Json, options: { keepalive?: boolean } = {}): Promise<void> {

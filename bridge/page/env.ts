@@ -1,3 +1,5 @@
+import { isA } from './dom/realm.js';
+
 /** Where the bridge is and which page this is: read once when the script loads. */
 export interface BridgeEndpoint {
   /** e.g. http://127.0.0.1:8777 — routes are `${base}/bridge/…` */
@@ -10,10 +12,9 @@ const DEFAULT_BASE = 'http://127.0.0.1:8777';
 
 /** The bridge URL comes from the script's own src (`…/aiti/page.js`), so one tag is the whole setup. */
 export function findBridge(script: HTMLOrSVGScriptElement | null): BridgeEndpoint {
-  const element =
-    script instanceof HTMLScriptElement
-      ? script
-      : document.querySelector<HTMLScriptElement>('script[src*="/page.js"][src*="aiti"], script[data-aiti-bridge]');
+  const element = isA(script, HTMLScriptElement)
+    ? script
+    : document.querySelector<HTMLScriptElement>('script[src*="/page.js"][src*="aiti"], script[data-aiti-bridge]');
   const explicit = element?.dataset.aitiBridge;
   const root = element?.dataset.aitiRoot || undefined;
   if (explicit) return { base: explicit.replace(/\/+$/, ''), root };

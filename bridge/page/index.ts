@@ -1,6 +1,8 @@
 import type { Json } from '../protocol/common.js';
 import type { CommandEvent } from '../protocol/page.js';
-import { NO_REPLY, runCommand, type AgentInfo } from './commands/index.js';
+import { NO_REPLY, runCommand, type AgentInfo, type Outcome } from './commands/index.js';
+import { departingTo, watchDeparture } from './departure.js';
+import { NAVIGATION_COMMANDS } from '../protocol/commands.js';
 import { claimPage, Connection } from './connection.js';
 import { watchCsp } from './csp.js';
 import { findBridge, isTopWindow } from './env.js';
@@ -43,13 +45,42 @@ function start(): void {
 
   const top = isTopWindow();
   const obtain = top ? () => claimPage(endpoint, frameworks) : frameSession(endpoint, () => frameworks);
+  // A document that is being replaced stops taking commands once its running ones have answered, so the
+  // bridge holds the next command for the new document instead of sending it here to be lost in the unload.
+  let running = 0;
+  let leaving = false;
+  const leaveWhenIdle = () => {
+    if (leaving && running === 0) connection.stop();
+  };
   const onCommand = (command: CommandEvent) => {
+    running++;
     void (async () => {
-      const outcome = await runCommand(command.cmd, command.args, agent);
-      if (outcome === NO_REPLY) return;
-      await connection.postResult(command.requestId, outcome).catch(() => undefined);
+      try {
+        const away = departingTo();
+        const outcome: Outcome =
+          away && !NAVIGATION_COMMANDS.has(command.cmd)
+            ? {
+                ok: false,
+                error: `${command.cmd} was not run: the page is leaving for ${away}; call again with this pageId once the new document has loaded`,
+              }
+            : await runCommand(command.cmd, command.args, agent);
+        if (outcome !== NO_REPLY) await connection.postResult(command.requestId, outcome).catch(() => undefined);
+      } finally {
+        running--;
+        leaveWhenIdle();
+      }
     })();
   };
+  watchDeparture(
+    () => {
+      leaving = true;
+      leaveWhenIdle();
+    },
+    () => {
+      leaving = false;
+      connection.start();
+    },
+  );
   const connection = new Connection(
     endpoint,
     async () => {
@@ -108,7 +139,9 @@ function start(): void {
     connection.stop();
   });
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) connection.start(); // back from the back/forward cache
+    if (!event.persisted) return;
+    leaving = false; // back from the back/forward cache
+    connection.start();
   });
 }
 

@@ -1,3 +1,4 @@
+import { isA } from './dom/realm.js';
 import type { Json } from '../protocol/common.js';
 
 /**
@@ -20,8 +21,8 @@ export function toJson(value: unknown, depth = 0, seen = new WeakSet<object>()):
       return `[function ${value.name || 'anonymous'}]`;
   }
   const obj = value as object;
-  if (obj instanceof Element) return describeElement(obj);
-  if (obj instanceof Node) return `[${obj.nodeName}]`;
+  if (isA(obj, Element)) return describeElement(obj);
+  if (isA(obj, Node)) return `[${obj.nodeName}]`;
   if (obj instanceof Error) return { name: obj.name, message: obj.message, ...(obj.stack ? { stack: obj.stack } : {}) };
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
   if (obj instanceof RegExp) return obj.toString();

@@ -1,3 +1,4 @@
+import { isA } from './dom/realm.js';
 import { RESULT_CHAR_LIMIT } from '../protocol/commands.js';
 import type { SnapshotFrame, SnapshotResult } from '../protocol/snapshot.js';
 import { viewport } from './commands/layout.js';
@@ -106,12 +107,11 @@ class Walker {
   children(parent: Node, depth: number): Out {
     const lines: string[] = [];
     let rich = false;
-    const nodes: Node[] =
-      parent instanceof HTMLSlotElement
-        ? parent.assignedNodes({ flatten: true }).length
-          ? parent.assignedNodes({ flatten: true })
-          : [...parent.childNodes]
-        : [...((parent instanceof Element && parent.shadowRoot) || parent).childNodes];
+    const nodes: Node[] = isA(parent, HTMLSlotElement)
+      ? parent.assignedNodes({ flatten: true }).length
+        ? parent.assignedNodes({ flatten: true })
+        : [...parent.childNodes]
+      : [...((isA(parent, Element) && parent.shadowRoot) || parent).childNodes];
     for (const node of nodes) {
       if (this.truncated) break;
       const out = this.node(node, depth);
@@ -126,7 +126,7 @@ class Walker {
       const text = normalize(node.textContent);
       return text ? { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false } : EMPTY;
     }
-    if (!(node instanceof Element) || SKIP.has(node.localName)) return EMPTY;
+    if (!isA(node, Element) || SKIP.has(node.localName)) return EMPTY;
     return this.element(node, depth);
   }
 
@@ -139,7 +139,7 @@ class Walker {
     if (depth > this.maxDepth) return { lines: [this.line(depth, '…')], rich: false };
     if (el.localName === 'iframe' || el.localName === 'frame') return this.iframe(el as HTMLIFrameElement, depth);
 
-    if (el instanceof HTMLLabelElement && el.control) {
+    if (isA(el, HTMLLabelElement) && el.control) {
       // the control carries the label as its name: keep the controls, drop the repeated text
       const kids = this.children(el, depth);
       return { lines: kids.lines.filter((line) => !line.trimStart().startsWith('"')), rich: kids.rich };
@@ -199,13 +199,13 @@ class Walker {
 
   private describe(el: Element, role: string): string {
     const parts = [refFor(el), role || el.localName];
-    if (el instanceof HTMLInputElement && !['text', 'checkbox', 'radio', 'submit', 'button'].includes(el.type))
+    if (isA(el, HTMLInputElement) && !['text', 'checkbox', 'radio', 'submit', 'button'].includes(el.type))
       parts[1] += `:${el.type}`;
     const name = nameOf(el, role);
     if (name) parts.push(JSON.stringify(name));
     const value = valueOf(el);
     if (value !== undefined) parts.push(`=${JSON.stringify(clip(value, 120))}`);
-    if (el instanceof HTMLAnchorElement && el.getAttribute('href')) parts.push(`→${shortUrl(el.href)}`);
+    if (isA(el, HTMLAnchorElement) && el.getAttribute('href')) parts.push(`→${shortUrl(el.href)}`);
     const states = statesOf(el);
     if (states.length) parts.push(`[${states.join(' ')}]`);
     return parts.join(' ');
@@ -224,7 +224,7 @@ function rowText(row: Element): string {
 }
 
 function isModal(el: Element): boolean {
-  return el.getAttribute('aria-modal') === 'true' || (el instanceof HTMLDialogElement && el.matches(':modal'));
+  return el.getAttribute('aria-modal') === 'true' || (isA(el, HTMLDialogElement) && el.matches(':modal'));
 }
 
 function shortUrl(href: string): string {
@@ -237,14 +237,13 @@ function shortUrl(href: string): string {
 }
 
 function valueOf(el: Element): string | undefined {
-  if (el instanceof HTMLInputElement) {
+  if (isA(el, HTMLInputElement)) {
     if (['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'].includes(el.type)) return undefined;
     if (el.type === 'password') return el.value ? '•'.repeat(Math.min(el.value.length, 8)) : undefined;
     return el.value || undefined;
   }
-  if (el instanceof HTMLTextAreaElement) return el.value || undefined;
-  if (el instanceof HTMLSelectElement)
-    return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ') || undefined;
+  if (isA(el, HTMLTextAreaElement)) return el.value || undefined;
+  if (isA(el, HTMLSelectElement)) return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ') || undefined;
   if ((el as HTMLElement).isContentEditable) return normalize((el as HTMLElement).innerText) || undefined;
   const now = el.getAttribute('aria-valuenow');
   return now ?? undefined;
@@ -253,7 +252,7 @@ function valueOf(el: Element): string | undefined {
 function statesOf(el: Element): string[] {
   const states: string[] = [];
   const checked =
-    el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')
+    isA(el, HTMLInputElement) && (el.type === 'checkbox' || el.type === 'radio')
       ? el.checked
       : el.getAttribute('aria-checked') === 'true'
         ? true
@@ -261,7 +260,7 @@ function statesOf(el: Element): string[] {
           ? false
           : undefined;
   if (checked === true) states.push('checked');
-  if (checked === false && el instanceof HTMLInputElement && el.type === 'checkbox') states.push('unchecked');
+  if (checked === false && isA(el, HTMLInputElement) && el.type === 'checkbox') states.push('unchecked');
   if (isDisabled(el)) states.push('disabled');
   if ((el as HTMLInputElement).required || el.getAttribute('aria-required') === 'true') states.push('required');
   if ((el as HTMLInputElement).readOnly) states.push('readonly');

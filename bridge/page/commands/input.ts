@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { Json } from '../../protocol/common.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import { nameOf, roleOf } from '../dom/aria.js';
@@ -5,6 +6,7 @@ import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { describeElement } from '../json.js';
+import { withDeparture } from '../departure.js';
 import { centre, clickSequence, hoverEvents, mouse } from './events.js';
 import { parseChord, press, typeText } from './keys.js';
 import {
@@ -29,30 +31,30 @@ function prepare(el: Element, action: string): string | undefined {
   if (!isVisible(el)) throw new Error(`cannot ${action} ${label(el)}: it is not visible; take a page_snapshot`);
   if (isDisabled(el)) throw new Error(`cannot ${action} ${label(el)}: it is disabled`);
   const { clientX, clientY } = centre(el);
-  const hit = document.elementFromPoint(clientX, clientY);
+  const hit = el.ownerDocument.elementFromPoint(clientX, clientY);
   if (hit && hit !== el && !el.contains(hit) && !hit.contains(el) && hit.localName !== 'aiti-overlay')
     return `note: ${describeElement(hit)} covers it at (${clientX}, ${clientY}); a person would have clicked that instead`;
   return undefined;
 }
 
-function done(el: Element, extra: Record<string, Json> = {}, note?: string): Json {
+function done(el: Element, extra: Record<string, Json> = {}, note?: string): Record<string, Json> {
   return { ok: true, element: label(el), ...extra, ...(note ? { note } : {}) };
 }
 
-export function click(args: PageCommandArgs<'Input.click'>): Json {
+export function click(args: PageCommandArgs<'Input.click'>): Promise<Json> {
   const el = resolveTarget(args.target);
   const note = prepare(el, 'click');
   clickSequence(el, args.button ?? 'left');
-  return done(el, {}, note);
+  return withDeparture(done(el, {}, note));
 }
 
-export function dblclick(args: PageCommandArgs<'Input.dblclick'>): Json {
+export function dblclick(args: PageCommandArgs<'Input.dblclick'>): Promise<Json> {
   const el = resolveTarget(args.target);
   const note = prepare(el, 'double-click');
   clickSequence(el, 'left', 1);
   clickSequence(el, 'left', 2);
   mouse(el, 'dblclick', 'left', 2);
-  return done(el, {}, note);
+  return withDeparture(done(el, {}, note));
 }
 
 export function hover(args: PageCommandArgs<'Input.hover'>): Json {
@@ -63,12 +65,12 @@ export function hover(args: PageCommandArgs<'Input.hover'>): Json {
 }
 
 function currentValue(el: Element): string {
-  if (el instanceof HTMLInputElement && el.type === 'password') return '•'.repeat(el.value.length);
+  if (isA(el, HTMLInputElement) && el.type === 'password') return '•'.repeat(el.value.length);
   if (isTextControl(el)) return el.value;
   return (el as HTMLElement).innerText ?? '';
 }
 
-export function type(args: PageCommandArgs<'Input.type'>): Json {
+export function type(args: PageCommandArgs<'Input.type'>): Promise<Json> {
   const el = editableTarget(resolveTarget(args.target));
   prepare(el, 'type into');
   if (!isTextControl(el) && !isEditable(el))
@@ -89,20 +91,20 @@ export function type(args: PageCommandArgs<'Input.type'>): Json {
   } else typeText(el, args.text);
   if (isTextControl(el)) fireChange(el);
   if (args.submit) press(el, parseChord('Enter'));
-  return done(el, { value: currentValue(el) });
+  return withDeparture(done(el, { value: currentValue(el) }));
 }
 
-export function pressKey(args: PageCommandArgs<'Input.press'>): Json {
+export function pressKey(args: PageCommandArgs<'Input.press'>): Promise<Json> {
   const chord = parseChord(args.key);
   const el = args.target ? resolveTarget(args.target) : (document.activeElement ?? document.body);
   if (args.target) (el as HTMLElement).focus?.();
   press(el, chord);
-  return {
+  return withDeparture({
     ok: true,
     key: args.key,
     element: label(el),
     focused: document.activeElement ? label(document.activeElement) : null,
-  };
+  });
 }
 
 export function scroll(args: PageCommandArgs<'Input.scroll'>): Json {
@@ -126,7 +128,7 @@ export function scroll(args: PageCommandArgs<'Input.scroll'>): Json {
 
 export function select(args: PageCommandArgs<'Input.select'>): Json {
   const el = editableTarget(resolveTarget(args.target));
-  if (!(el instanceof HTMLSelectElement))
+  if (!isA(el, HTMLSelectElement))
     throw new Error(`${label(el)} is not a <select>; for a custom dropdown, click it and then click the option`);
   prepare(el, 'select in');
   const options = [...el.options];
@@ -148,16 +150,16 @@ export function select(args: PageCommandArgs<'Input.select'>): Json {
 
 export function check(args: PageCommandArgs<'Input.check'>): Json {
   const found = resolveTarget(args.target);
-  const el = found instanceof HTMLLabelElement && found.control ? found.control : found;
+  const el = isA(found, HTMLLabelElement) && found.control ? found.control : found;
   const wanted = args.checked ?? true;
-  const state = () => (el instanceof HTMLInputElement ? el.checked : el.getAttribute('aria-checked') === 'true');
+  const state = () => (isA(el, HTMLInputElement) ? el.checked : el.getAttribute('aria-checked') === 'true');
   const role = roleOf(el);
   if (
-    !(el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) &&
+    !(isA(el, HTMLInputElement) && (el.type === 'checkbox' || el.type === 'radio')) &&
     !['checkbox', 'switch', 'radio', 'menuitemcheckbox'].includes(role)
   )
     throw new Error(`${label(el)} is not a checkbox, radio or switch`);
-  if (el instanceof HTMLInputElement && el.type === 'radio' && !wanted)
+  if (isA(el, HTMLInputElement) && el.type === 'radio' && !wanted)
     throw new Error(`${label(el)} is a radio button: check another option of its group instead`);
   if (state() !== wanted) {
     // a styled checkbox often hides the input behind its label: click what the person would click

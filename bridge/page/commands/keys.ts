@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import { clickSequence } from './events.js';
 import { fireInput, isEditable, isTextControl, setNativeValue } from './values.js';
 
@@ -114,13 +115,10 @@ function defaultAction(el: Element, chord: KeyChord): void {
     return;
   }
   if (key === 'Enter') {
-    if (el instanceof HTMLTextAreaElement || isEditable(el)) insertText(el, '\n');
-    else if (el instanceof HTMLInputElement) submitImplicitly(el);
-    else if (el instanceof HTMLButtonElement || el instanceof HTMLAnchorElement) clickSequence(el);
-  } else if (
-    key === ' ' &&
-    (el instanceof HTMLButtonElement || (el instanceof HTMLInputElement && !isTextControl(el)))
-  ) {
+    if (isA(el, HTMLTextAreaElement) || isEditable(el)) insertText(el, '\n');
+    else if (isA(el, HTMLInputElement)) submitImplicitly(el);
+    else if (isA(el, HTMLButtonElement) || isA(el, HTMLAnchorElement)) clickSequence(el);
+  } else if (key === ' ' && (isA(el, HTMLButtonElement) || (isA(el, HTMLInputElement) && !isTextControl(el)))) {
     clickSequence(el);
   } else if (key === 'Backspace') deleteBackward(el);
   else if (key === 'Tab') {

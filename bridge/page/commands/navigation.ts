@@ -11,12 +11,13 @@ export type Reply = Json | typeof NO_REPLY;
 interface NavigateEventLike extends Event {
   destination: { sameDocument: boolean; url: string };
 }
-interface NavigationLike {
+export interface NavigationLike {
+  transition: unknown;
   addEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
   removeEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
 }
 
-function navigationApi(): NavigationLike | undefined {
+export function navigationApi(): NavigationLike | undefined {
   return (window as unknown as { navigation?: NavigationLike }).navigation;
 }
 

@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import { domToCanvas } from 'modern-screenshot';
 import type { Json } from '../../protocol/common.js';
 import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
@@ -28,7 +29,7 @@ export async function screenshot(args: PageCommandArgs<'Page.screenshot'>): Prom
       height,
       backgroundColor: getComputedStyle(document.body).backgroundColor || '#ffffff',
       ...(args.target ? {} : { style: { transform: `translate(${-window.scrollX}px, ${-window.scrollY}px)` } }),
-      filter: (node) => !(node instanceof Element && node.localName === 'aiti-overlay'),
+      filter: (node) => !(isA(node, Element) && node.localName === 'aiti-overlay'),
     }),
   );
   const budget = RESULT_CHAR_LIMIT - 2000;

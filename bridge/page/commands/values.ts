@@ -1,3 +1,5 @@
+import { isA } from '../dom/realm.js';
+
 /**
  * Setting a value the way frameworks notice: React and Vue track the value property, so it is set through the
  * prototype's native setter, then `input` and `change` are dispatched.
@@ -22,15 +24,15 @@ export function fireChange(el: Element): void {
 export type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
 export function isTextControl(el: Element): el is TextControl {
-  if (el instanceof HTMLTextAreaElement) return true;
+  if (isA(el, HTMLTextAreaElement)) return true;
   return (
-    el instanceof HTMLInputElement &&
+    isA(el, HTMLInputElement) &&
     !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'range', 'color'].includes(el.type)
   );
 }
 
 export function isEditable(el: Element): el is HTMLElement {
-  return el instanceof HTMLElement && el.isContentEditable;
+  return isA(el, HTMLElement) && el.isContentEditable;
 }
 
 /** Replaces the text of a contenteditable element, through the editing commands so editors see real input. */
@@ -51,8 +53,8 @@ export function setEditableText(el: HTMLElement, text: string): void {
 
 /** An element typed into or filled: the element itself, the control of a label, or the one control inside. */
 export function editableTarget(el: Element): Element {
-  if (el instanceof HTMLLabelElement && el.control) return el.control;
-  if (isTextControl(el) || isEditable(el) || el instanceof HTMLSelectElement) return el;
+  if (isA(el, HTMLLabelElement) && el.control) return el.control;
+  if (isTextControl(el) || isEditable(el) || isA(el, HTMLSelectElement)) return el;
   const inner = el.querySelector(
     'input:not([type=hidden]), textarea, select, [contenteditable=""], [contenteditable=true]',
   );

@@ -1,3 +1,4 @@
+import { isA } from './realm.js';
 import { clip, normalize } from './visible.js';
 
 /** Roles, names and actionability, close to the accessibility tree but computed cheaply from the DOM. */
@@ -156,7 +157,7 @@ function controlFreeText(label: Element): string {
   let text = '';
   for (const node of label.childNodes) {
     if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
-    else if (node instanceof Element && !node.matches('input, select, textarea, button')) text += controlFreeText(node);
+    else if (isA(node, Element) && !node.matches('input, select, textarea, button')) text += controlFreeText(node);
   }
   return text;
 }

@@ -1,3 +1,5 @@
+import { isA } from '../dom/realm.js';
+
 /**
  * The agent's own UI on the page (picker highlight, toasts, the gesture button) lives in one shadow root on an
  * `<aiti-overlay>` host, so page styles do not reach it and snapshots skip it.
@@ -34,7 +36,7 @@ export function overlayRoot(): ShadowRoot {
 }
 
 export function isOverlay(node: EventTarget | null): boolean {
-  return node instanceof Element && node.localName === 'aiti-overlay';
+  return isA(node, Element) && node.localName === 'aiti-overlay';
 }
 
 function toastList(): HTMLElement {

@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { PickResult } from '../../protocol/snapshot.js';
 import { nameOf, roleOf } from '../dom/aria.js';
 import { refFor } from '../dom/refs.js';
@@ -20,9 +21,9 @@ export function isPicking(): boolean {
 export function elementAt(event: Event): Element | undefined {
   for (const node of event.composedPath()) {
     if (
-      node instanceof Element &&
+      isA(node, Element) &&
       !isOverlay(node) &&
-      !(node.getRootNode() instanceof ShadowRoot && isOverlay((node.getRootNode() as ShadowRoot).host))
+      !(isA(node.getRootNode(), ShadowRoot) && isOverlay((node.getRootNode() as ShadowRoot).host))
     )
       return node;
   }

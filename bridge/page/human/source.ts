@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { SourceLocation } from '../../protocol/snapshot.js';
 
 /**
@@ -10,7 +11,7 @@ type Bag = Record<string, unknown>;
 function parent(el: Element): Element | null {
   if (el.parentElement) return el.parentElement;
   const root = el.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
+  return isA(root, ShadowRoot) ? root.host : null;
 }
 
 /** Paths relative to the project (data-source, Vue, Svelte, served URLs) are joined to the root when known. */

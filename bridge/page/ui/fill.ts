@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import type { UiFillResult } from '../../protocol/snapshot.js';
 import { clickSequence } from '../commands/events.js';
@@ -38,7 +39,7 @@ function findScope(dialog: string | undefined): Element | Document {
 }
 
 function scopeName(scope: Element | Document): string {
-  return scope instanceof Document ? 'the page' : `dialog ${JSON.stringify(surfaceTitle(scope))}`;
+  return isA(scope, Document) ? 'the page' : `dialog ${JSON.stringify(surfaceTitle(scope))}`;
 }
 
 /** The field a key names: css=/ref, else label, placeholder, name or id (exact first, then contained). */
@@ -51,7 +52,7 @@ function findField(key: string, fields: Element[]): Element | undefined {
       .map(clean);
   return (
     fields.find((el) => keys(el).includes(wanted)) ??
-    fields.find((el) => el instanceof HTMLInputElement && el.type === 'radio' && clean(optionLabel(el)) === wanted) ??
+    fields.find((el) => isA(el, HTMLInputElement) && el.type === 'radio' && clean(optionLabel(el)) === wanted) ??
     fields.find((el) => keys(el).some((k) => k.includes(wanted)))
   );
 }
@@ -70,12 +71,12 @@ function clickable(el: Element): Element {
 /** Sets one field the way a person would end up with it, through the events frameworks listen to. */
 function setField(el: Element, value: Value, fields: Element[]): string | boolean | string[] {
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
-  if (el instanceof HTMLInputElement && el.type === 'checkbox') {
+  if (isA(el, HTMLInputElement) && el.type === 'checkbox') {
     if (el.checked !== truthy(value)) clickSequence(clickable(el));
     return el.checked;
   }
-  if (el instanceof HTMLInputElement && el.type === 'radio') {
-    const group = fields.filter((f) => f instanceof HTMLInputElement && f.type === 'radio' && f.name === el.name);
+  if (isA(el, HTMLInputElement) && el.type === 'radio') {
+    const group = fields.filter((f) => isA(f, HTMLInputElement) && f.type === 'radio' && f.name === el.name);
     const wanted = typeof value === 'boolean' ? null : clean(String(value));
     const option =
       wanted === null
@@ -88,7 +89,7 @@ function setField(el: Element, value: Value, fields: Element[]): string | boolea
     if (!(option as HTMLInputElement).checked) clickSequence(clickable(option));
     return optionLabel(option);
   }
-  if (el instanceof HTMLSelectElement) {
+  if (isA(el, HTMLSelectElement)) {
     const wanted = (Array.isArray(value) ? value : [String(value)]).map(clean);
     const matches = [...el.options].filter((o) => wanted.includes(clean(o.value)) || wanted.includes(clean(o.text)));
     if (!matches.length)
@@ -110,7 +111,7 @@ function setField(el: Element, value: Value, fields: Element[]): string | boolea
     el.blur();
     return el.type === 'password' ? '•'.repeat(Math.min(8, text.length)) : el.value;
   }
-  if (el instanceof HTMLElement && el.isContentEditable) {
+  if (isA(el, HTMLElement) && el.isContentEditable) {
     setEditableText(el, String(value));
     return normalize(el.innerText);
   }
@@ -170,7 +171,7 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
     result.clicked = describe(button);
     await frame();
     await frame();
-    if (scope instanceof Element) result.dialogOpen = scope.isConnected && isVisible(scope);
+    if (isA(scope, Element)) result.dialogOpen = scope.isConnected && isVisible(scope);
   }
   return result;
 }

@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { UiButton, UiField, UiScanResult, UiSurface } from '../../protocol/snapshot.js';
 import { nameOf, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
@@ -7,24 +8,24 @@ import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 function fieldType(el: Element): string {
-  if (el instanceof HTMLInputElement) return el.type;
-  if (el instanceof HTMLSelectElement) return el.multiple ? 'select-multiple' : 'select';
-  if (el instanceof HTMLTextAreaElement) return 'textarea';
+  if (isA(el, HTMLInputElement)) return el.type;
+  if (isA(el, HTMLSelectElement)) return el.multiple ? 'select-multiple' : 'select';
+  if (isA(el, HTMLTextAreaElement)) return 'textarea';
   if ((el as HTMLElement).isContentEditable) return 'contenteditable';
   return roleOf(el) || el.localName;
 }
 
 function fieldValue(el: Element): string | boolean | string[] {
-  if (el instanceof HTMLInputElement) {
+  if (isA(el, HTMLInputElement)) {
     if (el.type === 'checkbox') return el.checked;
     if (el.type === 'password') return el.value ? '•'.repeat(Math.min(8, el.value.length)) : '';
     return el.value;
   }
-  if (el instanceof HTMLSelectElement) {
+  if (isA(el, HTMLSelectElement)) {
     const selected = [...el.selectedOptions].map((o) => normalize(o.text));
     return el.multiple ? selected : (selected[0] ?? '');
   }
-  if (el instanceof HTMLTextAreaElement) return el.value;
+  if (isA(el, HTMLTextAreaElement)) return el.value;
   if (el.hasAttribute('aria-checked')) return el.getAttribute('aria-checked') === 'true';
   return normalize((el as HTMLElement).innerText);
 }
@@ -33,7 +34,7 @@ function describeFields(elements: Element[]): UiField[] {
   const fields: UiField[] = [];
   const radioGroups = new Map<string, UiField>();
   for (const el of elements) {
-    if (el instanceof HTMLInputElement && el.type === 'radio' && el.name) {
+    if (isA(el, HTMLInputElement) && el.type === 'radio' && el.name) {
       const key = `${el.form?.id ?? ''}/${el.name}`;
       let group = radioGroups.get(key);
       if (!group) {
@@ -66,7 +67,7 @@ function describeFields(elements: Element[]): UiField[] {
       required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
       ...(isDisabled(el) ? { disabled: true } : {}),
       ...(placeholder ? { placeholder } : {}),
-      ...(el instanceof HTMLSelectElement ? { options: [...el.options].map((o) => normalize(o.text)) } : {}),
+      ...(isA(el, HTMLSelectElement) ? { options: [...el.options].map((o) => normalize(o.text)) } : {}),
     });
   }
   return fields;
@@ -77,7 +78,7 @@ function describeButtons(elements: Element[]): UiButton[] {
     label: nameOf(el, roleOf(el)) || el.getAttribute('value') || '',
     selector: selectorFor(el),
     ref: refFor(el),
-    ...(el instanceof HTMLButtonElement || el instanceof HTMLInputElement ? { type: el.type } : {}),
+    ...(isA(el, HTMLButtonElement) || isA(el, HTMLInputElement) ? { type: el.type } : {}),
     ...(isDisabled(el) ? { disabled: true } : {}),
   }));
 }
@@ -89,7 +90,7 @@ export function describeSurface(el: Element, kind: 'dialog' | 'form'): UiSurface
     selector: selectorFor(el),
     ref: refFor(el),
     ...(kind === 'dialog'
-      ? { modal: el.getAttribute('aria-modal') === 'true' || (el instanceof HTMLDialogElement && el.matches(':modal')) }
+      ? { modal: el.getAttribute('aria-modal') === 'true' || (isA(el, HTMLDialogElement) && el.matches(':modal')) }
       : {}),
     fields: describeFields(fieldsIn(el)),
     buttons: describeButtons(buttonsIn(el)),

@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import { dialogTitle, labelText } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { isVisible, normalize } from '../dom/visible.js';
@@ -46,7 +47,7 @@ const FIELD_SELECTOR = [
 const BUTTON_SELECTOR = 'button, input[type=submit], input[type=button], input[type=reset], [role=button]';
 
 function inScope(scope: Element | Document, selector: string): Element[] {
-  if (scope instanceof Document) return deepQueryAll(selector);
+  if (isA(scope, Document)) return deepQueryAll(selector);
   const found = [...scope.querySelectorAll(selector)];
   if (scope.shadowRoot) found.push(...deepQueryAll(selector, scope.shadowRoot));
   return found;
@@ -71,7 +72,7 @@ export function buttonsIn(scope: Element | Document): Element[] {
 export function fieldLabel(el: Element): string {
   const label = labelText(el);
   if (label) return label;
-  if (el instanceof HTMLInputElement && el.type === 'radio') {
+  if (isA(el, HTMLInputElement) && el.type === 'radio') {
     const legend = el.closest('fieldset')?.querySelector('legend');
     if (legend) return normalize(legend.textContent);
   }
@@ -91,7 +92,7 @@ export function optionLabel(el: Element): string {
 }
 
 export function surfaceTitle(el: Element): string {
-  if (el instanceof HTMLFormElement) {
+  if (isA(el, HTMLFormElement)) {
     const named = el.getAttribute('aria-label') || el.getAttribute('name') || el.id;
     if (named) return named;
     const heading = el.querySelector('h1, h2, h3, h4, h5, h6, legend');

@@ -1,3 +1,4 @@
+import { isA } from '../dom/realm.js';
 import type { LogEntry } from '../../protocol/page.js';
 import { describeElement } from '../json.js';
 import { cut, type Batcher } from './batch.js';
@@ -7,7 +8,7 @@ const LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
 function format(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof Error) return `${value.name}: ${value.message}`;
-  if (value instanceof Element) return describeElement(value);
+  if (isA(value, Element)) return describeElement(value);
   if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
   if (typeof value !== 'object' || value === null) return String(value);
   try {

@@ -1,0 +1,40 @@
+import type { Json } from '../protocol/common.js';
+import { navigationApi } from './commands/navigation.js';
+
+/**
+ * A cross-document navigation that has started (Navigation API): this document is about to be replaced. Commands
+ * report it ("navigating": url) and the agent stops taking new ones, so the bridge sends them to the next
+ * document instead of to one that is unloading.
+ */
+let destination: string | undefined;
+
+export function departingTo(): string | undefined {
+  return destination;
+}
+
+export function watchDeparture(onDepart: (url: string) => void, onStay: () => void): void {
+  const api = navigationApi();
+  api?.addEventListener('navigate', (event) => {
+    if (event.destination.sameDocument) return;
+    const url = event.destination.url;
+    // after every listener ran: an SPA router that intercepted the navigation keeps this document
+    queueMicrotask(() => {
+      if (api.transition) return;
+      destination = url;
+      onDepart(url);
+      // still here after a while: the navigation was cancelled, a download, or a 204
+      setTimeout(() => {
+        if (destination !== url) return;
+        destination = undefined;
+        onStay();
+      }, 5000);
+    });
+  });
+}
+
+/** Lets a command that may have started a navigation see it before it answers. */
+export async function withDeparture(result: Record<string, Json>): Promise<Json> {
+  await Promise.resolve();
+  const to = departingTo();
+  return to ? { ...result, navigating: to } : result;
+}
