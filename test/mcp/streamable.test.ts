@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { http, startBridge } from '../helpers/bridge.js';
+import { http, onCleanup, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -116,6 +116,25 @@ describe('Streamable HTTP sessions', () => {
       headers: sessionHeaders(sessionId),
     });
     expect(after.status).toBe(404);
+  });
+
+  it('keeps the GET stream alive with a ping at the configured interval', async () => {
+    const bridge = await startBridge({ pingMs: 100 });
+    const sessionId = await initialize(bridge.url);
+    const stream = new AbortController();
+    onCleanup(() => stream.abort());
+    const get = await fetch(`${bridge.url}/mcp/mcp`, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      signal: stream.signal,
+    });
+    const reader = get.body?.getReader();
+    let seen = '';
+    while (reader && !seen.includes(': keepalive')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain(': keepalive');
   });
 
   it('delivers a server→client message on the GET stream', async () => {
