@@ -83,8 +83,8 @@ export function App() {
         <h1>AITI Bridge</h1>
         {state.connection === 'no_token' ? (
           <p>
-            This window needs the bridge&apos;s token. Open it with the link the bridge printed at start (
-            <code>…/aiti/ui/#token=…</code>), or from the desktop app.
+            This window needs the bridge&apos;s token. Open it with the link the bridge printed at start,{' '}
+            <code>…/aiti/ui/#token=…</code>, or from the desktop app.
           </p>
         ) : (
           <p>

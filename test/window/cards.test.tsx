@@ -136,6 +136,16 @@ describe('every ask kind', () => {
     expect(screen.getByRole('alert').textContent).toContain('pick an option first');
   });
 
+  it('user_choose multiple: answering with nothing picked says so and sends nothing', async () => {
+    const user = userEvent.setup();
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b'], multiple: true });
+    render(<AskCard ask={ask} send={send} />);
+    await user.click(screen.getByRole('button', { name: 'Answer' }));
+    expect(bodies).toEqual([]);
+    expect(screen.getByRole('alert').textContent).toContain('pick at least one');
+  });
+
   it('user_input: the default is offered and Enter sends what is in the field', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();

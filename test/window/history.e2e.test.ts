@@ -98,6 +98,22 @@ describe('inbox history in the window', () => {
   });
 });
 
+describe('the token', () => {
+  it('a refused token says so instead of retrying forever', async () => {
+    const bridge = await startBridge();
+    const page = await (await launchBrowser()).newPage();
+    await page.goto(`${bridge.url}/aiti/ui/#token=not-the-token`);
+    await page.getByText("The bridge refused this window's token").waitFor();
+  });
+
+  it('without a token the window says where to get one', async () => {
+    const bridge = await startBridge();
+    const page = await (await launchBrowser()).newPage();
+    await page.goto(`${bridge.url}/aiti/ui/`);
+    await page.getByText("This window needs the bridge's token").waitFor();
+  });
+});
+
 describe('pages, origins and the composer shortcut', () => {
   it('lists a held origin and allows it with one click', async () => {
     const bridge = await startBridge();

@@ -51,7 +51,9 @@ export function answerOf(ask: AskView, draft: Draft): AnswerBody | string {
   if (ask.kind === 'user_pick_element') return 'pick the element in the page, or reject';
   if (ask.kind === 'user_choose' && ask.multiple) {
     const order = ask.choices ?? [];
-    return { ...base, value: order.filter((c) => draft.picked.includes(c)) };
+    const value = order.filter((c) => draft.picked.includes(c));
+    if (!value.length) return 'pick at least one (number keys toggle)';
+    return { ...base, value };
   }
   const option = optionsOf(ask).find((o) => o.key === draft.picked[0]);
   if (!option) return 'pick an option first (number keys pick)';
