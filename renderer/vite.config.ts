@@ -15,5 +15,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: true,
     target: 'es2022',
+    // one local bundle (React + zod), loaded from loopback: no point splitting it
+    chunkSizeWarningLimit: 1024,
   },
 });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
 import { createApi, type Api } from './api.js';
-import { pruneDrafts } from './drafts.js';
+import { dropDraft, pruneDrafts } from './drafts.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
 import { openStream } from './stream.js';
@@ -47,6 +47,7 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
               case 'ask':
                 return dispatch({ type: 'ask', ask: event.data, now });
               case 'ask_update':
+                if (event.data.status !== 'open') dropDraft(event.data.askId);
                 return dispatch({ type: 'ask_update', update: event.data, now });
               case 'agents':
                 return dispatch({ type: 'agents', agents: event.data.agents });
