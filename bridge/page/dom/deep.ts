@@ -3,7 +3,8 @@ export function shadowRoots(root: Document | ShadowRoot | Element): ShadowRoot[]
   const found: ShadowRoot[] = [];
   const visit = (node: Document | ShadowRoot | Element) => {
     for (const el of node.querySelectorAll('*')) {
-      if (el.shadowRoot) {
+      // the agent's own overlay is not part of the page
+      if (el.shadowRoot && el.localName !== 'aiti-overlay') {
         found.push(el.shadowRoot);
         visit(el.shadowRoot);
       }
