@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '../config.js';
+import { ConfigError, OPTIONS } from '../config.js';
 import { describeZodError, ToolInputs, type ToolName } from '../protocol/index.js';
 import { bridgeVersion } from '../version.js';
 import { bridgeTarget } from './connection.js';
@@ -26,9 +26,8 @@ export async function runCall(
   env: NodeJS.ProcessEnv,
   out: CallOutput = defaultOutput,
 ): Promise<number> {
-  const positional = argv.filter((a) => !a.startsWith('--'));
+  const { positional, flags } = splitArgs(argv);
   const [tool, json] = positional;
-  const flags = argv.filter((a) => a.startsWith('--'));
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
     try {
@@ -57,6 +56,12 @@ export async function runCall(
   try {
     await client.connect(transport);
   } catch (error) {
+    if (error instanceof StreamableHTTPError && error.code === 401) {
+      out.stderr(
+        `aiti-bridge call: the bridge at ${target.endpoint.origin} requires its token (401); add --mcp-auth (the token comes from AITI_BRIDGE_TOKEN or --data-dir)\n`,
+      );
+      return 2;
+    }
     out.stderr(
       `aiti-bridge call: cannot reach the bridge at ${target.endpoint.origin} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
     );
@@ -82,6 +87,27 @@ export async function runCall(
     await transport.terminateSession().catch(() => undefined);
     await client.close();
   }
+}
+
+/** Bridge flags (`--data-dir <dir>`, `--mcp-auth` …) apart from the tool name and its JSON. */
+function splitArgs(argv: string[]): { positional: string[]; flags: string[] } {
+  const positional: string[] = [];
+  const flags: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    flags.push(arg);
+    const option = OPTIONS.find((o) => o.flag === arg);
+    const next = argv[i + 1];
+    if (option && option.kind !== 'bool' && next !== undefined) {
+      flags.push(next);
+      i++;
+    }
+  }
+  return { positional, flags };
 }
 
 function describeFailure(error: unknown): string {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startBridge } from '../helpers/bridge.js';
+import { startBridge, tempDir } from '../helpers/bridge.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -47,6 +47,20 @@ describe('aiti-bridge call', () => {
     const list = await cli(['call'], { AITI_BRIDGE_URL: bridge.url });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^page_exec\s+Run a page command$/m);
+  });
+
+  it('with --mcp-auth reads the token from the data dir given with --data-dir', async () => {
+    const dataDir = tempDir();
+    const bridge = await startBridge({ mcpAuth: true, dataDir });
+    const res = await cli(['call', '--mcp-auth', '--data-dir', dataDir, 'bridge_status'], {
+      AITI_BRIDGE_URL: bridge.url,
+    });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('"you":"aiti-cli"');
+    const refused = await cli(['call', 'bridge_status'], { AITI_BRIDGE_URL: bridge.url });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('requires its token (401); add --mcp-auth');
   });
 
   it('says when the bridge is not running', async () => {
