@@ -34,6 +34,16 @@ function hashParams(): URLSearchParams {
   return new URLSearchParams(window.location.hash.replace(/^#/, ''));
 }
 
+/** Removes `name` (and its value) from the hash, leaving the rest as written, without a history entry. */
+function dropHashParam(name: string): void {
+  const rest = window.location.hash
+    .replace(/^#/, '')
+    .split('&')
+    .filter((part) => part && part !== name && !part.startsWith(`${name}=`))
+    .join('&');
+  window.history.replaceState(null, '', window.location.pathname + window.location.search + (rest ? `#${rest}` : ''));
+}
+
 /**
  * The token: from the host, else from `#token=` (then removed from the address bar and kept in sessionStorage
  * so a reload still works), else from sessionStorage.
@@ -45,10 +55,7 @@ export async function resolveToken(): Promise<string | undefined> {
   const fromHash = params.get('token');
   if (fromHash) {
     sessionStorage.setItem(TOKEN_KEY, fromHash);
-    params.delete('token');
-    const rest = params.toString();
-    const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : '');
-    window.history.replaceState(null, '', url);
+    dropHashParam('token');
     return fromHash;
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
@@ -76,9 +83,7 @@ export function onComposeRequest(listener: (to: string) => void): () => void {
     const params = hashParams();
     if (!params.has('compose')) return;
     listener(params.get('compose') || 'all');
-    params.delete('compose');
-    const rest = params.toString();
-    window.history.replaceState(null, '', window.location.pathname + window.location.search + (rest ? `#${rest}` : ''));
+    dropHashParam('compose');
   };
   window.addEventListener('aiti:compose', onEvent);
   window.addEventListener('hashchange', onHash);
