@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InboxResult } from '../../bridge/protocol/index.js';
@@ -7,12 +5,11 @@ import { http, startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
+import { ensureWindowBuilt } from './build-window.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.js', 'renderer'], { cwd: root, stdio: 'inherit' });
-}, 120_000);
+beforeAll(async () => {
+  await ensureWindowBuilt();
+}, 150_000);
 
 async function openWindow(uiUrl: string): Promise<Page> {
   const page = await (await launchBrowser()).newPage();

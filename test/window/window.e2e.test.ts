@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,15 +9,14 @@ import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { waitFor } from '../helpers/wait.js';
+import { ensureWindowBuilt } from './build-window.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
-beforeAll(() => {
-  // the bridge serves whatever dist/renderer holds: build the window from these sources first
-  execFileSync(process.execPath, ['scripts/build.js', 'renderer'], { cwd: root, stdio: 'inherit' });
+beforeAll(async () => {
+  await ensureWindowBuilt();
   mkdirSync(screenshots, { recursive: true });
-}, 120_000);
+}, 150_000);
 
 async function agent(url: string, agentId: string, hello: Record<string, unknown> = {}): Promise<Client> {
   const client = await connectAgent(url, { clientName: agentId });
