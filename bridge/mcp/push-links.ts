@@ -34,8 +34,8 @@ export function pushLinks(
         method: 'notifications/claude/channel',
         params: {
           content: pushText(message),
-          // Claude Code puts meta on the <channel> tag: string values, identifier keys.
-          meta: { source: 'aiti', kind: message.kind, from: message.from, msg_id: message.id },
+          // Claude Code puts meta on the <channel> tag (its source attribute is the server's name): string values, identifier keys.
+          meta: { kind: message.kind, from: message.from, msg_id: message.id },
         },
       });
   }

@@ -21,7 +21,7 @@ export const SERVER_INSTRUCTIONS = `AITI Bridge connects you to the web page you
 Start with bridge_status (connected pages, agents, open asks) or aiti_hello (binds your agent id and default page).
 page_snapshot gives a DOM outline with refs (e12) that page_exec commands take as "target".
 Ask the human with user_* tools instead of guessing. Human messages arrive in aiti_inbox; every tool result says when some are unread.
-A message may also appear in the conversation as a <channel source="aiti-bridge"> tag (attributes kind, from, msg_id): it is the human at the desk talking to you; act on it, then acknowledge it with aiti_inbox {"ack":["<msg_id>"]}.`;
+A message may also appear in the conversation as a <channel> tag from this server (attributes kind, from, msg_id): it is the human at the desk talking to you; act on it, then acknowledge it with aiti_inbox {"ack":["<msg_id>"]}.`;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
