@@ -70,12 +70,17 @@ export function buttonsIn(scope: Element | Document): Element[] {
 
 /** The text a person reads beside a field: label, aria-label, placeholder, legend of its group, name. */
 export function fieldLabel(el: Element): string {
-  const label = labelText(el);
-  if (label) return label;
+  // a radio button's own label names one option; the group is named by its legend or radiogroup
   if (isA(el, HTMLInputElement) && el.type === 'radio') {
+    const group = el.closest('[role=radiogroup]');
+    const groupName = group ? labelText(group) : '';
+    if (groupName) return groupName;
     const legend = el.closest('fieldset')?.querySelector('legend');
     if (legend) return normalize(legend.textContent);
+    if (el.name) return el.name;
   }
+  const label = labelText(el);
+  if (label) return label;
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) return normalize(placeholder);
   const title = el.getAttribute('title');

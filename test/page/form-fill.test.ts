@@ -1,0 +1,95 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { serveFixture } from '../fixtures/server.js';
+import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
+
+beforeAll(() => ensurePageAgentBuilt());
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+const FORM = `
+  <button onclick="document.getElementById('d').showModal()">Open settings</button>
+  <dialog id="d"><h2>Settings</h2>
+    <form method="dialog" onsubmit="document.getElementById('out').textContent = JSON.stringify(Object.fromEntries([...new FormData(this)].map(([k, v]) => [k, v]))) + ' ' + document.getElementById('bio').textContent">
+      <fieldset><legend>Size</legend>
+        <label><input type="radio" name="size" value="s"> Small</label>
+        <label><input type="radio" name="size" value="l"> Large</label>
+      </fieldset>
+      <label>Notes <textarea name="notes"></textarea></label>
+      <label>Tags <select name="tags" multiple><option>red</option><option>green</option><option>blue</option></select></label>
+      <label>Count <input type="number" name="count"></label>
+      <div>Bio</div><div id="bio" contenteditable="true" aria-label="Bio"></div>
+      <button>Apply</button>
+    </form>
+  </dialog>
+  <p id="out"></p>`;
+
+describe('self_ui and form_fill on a native <dialog>', () => {
+  it('lists the dialog and fills radios, textarea, multi-select, number and contenteditable, then submits', async () => {
+    const bridge = await startBridge();
+    const server = await serveFixture({
+      '/': `<!doctype html><title>Settings</title>${agentTag(bridge)}<body>${FORM}</body>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(server.url + '/');
+    await connectedPage(bridge, server.url + '/');
+    const agent = await connectAgent(bridge.url);
+
+    const closed = structured(await callTool(agent, 'self_ui'));
+    expect(closed.dialogs).toEqual([]);
+    await tab.click('text=Open settings');
+
+    const ui = structured(await callTool(agent, 'self_ui'));
+    const [dialog] = ui.dialogs as Array<{
+      title: string;
+      modal: boolean;
+      fields: Array<Record<string, unknown>>;
+      buttons: Array<{ label: string }>;
+    }>;
+    expect(dialog).toMatchObject({ title: 'Settings', modal: true });
+    expect(dialog?.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: 'Size', type: 'radio', options: ['Small', 'Large'], value: '' }),
+        expect.objectContaining({ label: 'Tags', type: 'select-multiple', options: ['red', 'green', 'blue'] }),
+        expect.objectContaining({ label: 'Bio', type: 'contenteditable' }),
+      ]),
+    );
+    expect(dialog?.buttons.map((b) => b.label)).toEqual(['Apply']);
+
+    const filled = structured(
+      await callTool(agent, 'form_fill', {
+        dialog: 'Settings',
+        fields: { Size: 'Large', Notes: 'two\nlines', Tags: ['red', 'blue'], Count: 7, Bio: 'Hello there' },
+        button: 'Apply',
+      }),
+    );
+    expect(filled).toMatchObject({ scope: 'dialog "Settings"', dialogOpen: false });
+    expect(await tab.textContent('#out')).toBe(
+      '{"size":"l","notes":"two\\nlines","tags":"blue","count":"7"} Hello there',
+    );
+  });
+
+  it('a field that matches nothing fills nothing and lists the fields there', async () => {
+    const bridge = await startBridge();
+    const server = await serveFixture({
+      '/': `<!doctype html><title>Settings</title>${agentTag(bridge)}<body>${FORM}</body>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(server.url + '/');
+    await connectedPage(bridge, server.url + '/');
+    await tab.click('text=Open settings');
+    const agent = await connectAgent(bridge.url);
+    const result = await callTool(agent, 'form_fill', { fields: { Notes: 'x', Colour: 'red' } });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(
+      /no field matches "Colour" in dialog "Settings"; nothing was filled\. Fields there: "Size", "Notes"/,
+    );
+    expect(await tab.inputValue('textarea')).toBe('');
+  });
+});
