@@ -70,9 +70,7 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
           className="field composer-text"
           aria-label="message"
           rows={2}
-          placeholder={
-            to === 'all' ? 'Message every agent…  (Enter sends, Shift+Enter breaks the line)' : `Message ${to}…`
-          }
+          placeholder={`Message ${to === 'all' ? 'every agent' : to}…   ↵ sends · Shift+↵ new line`}
           value={text}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={(e) => {

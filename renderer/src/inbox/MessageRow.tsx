@@ -6,7 +6,10 @@ import { KIND_LABEL, isPageEvent, summarize } from './summary.js';
 export function MessageRow({ message, showAgent }: { message: Message; showAgent: boolean }) {
   const compact = isPageEvent(message);
   return (
-    <li className={`message${compact ? ' compact' : ''} kind-${message.kind}`} data-msg-id={message.id}>
+    <li
+      className={`message${compact ? ' compact' : ''}${showAgent ? '' : ' no-agent'} kind-${message.kind}`}
+      data-msg-id={message.id}
+    >
       <time className="message-time" dateTime={message.at}>
         {clockTime(message.at)}
       </time>
