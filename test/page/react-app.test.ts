@@ -98,7 +98,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     const agent = await connectAgent(bridge.url);
     const outline = String(structured(await callTool(agent, 'page_snapshot')).outline);
     const aria = await tab.locator('body').ariaSnapshot();
-    if (process.env.SHOW) console.error(`${outline}\n---\n${aria}`);
+    if (process.env.SHOW) console.error(`${outline}\n---\n${aria}\n${outline.length} vs ${aria.length}`);
     expect(outline.length).toBeLessThan(aria.length);
     for (const control of [
       'textbox "New task"',
