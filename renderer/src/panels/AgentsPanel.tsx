@@ -1,8 +1,10 @@
 import type { AgentView } from '../../../bridge/protocol/index.js';
+import { useNow } from '../useNow.js';
 import { ago } from '../time.js';
 
 /** Agents: who is online, through which client, and how much waits unread. Clicking one selects it. */
 export function AgentsPanel({ agents, onSelect }: { agents: AgentView[]; onSelect(agentId: string): void }) {
+  useNow(15_000); // keeps "seen … ago" current
   return (
     <section className="panel side" aria-label="agents">
       <h2 className="panel-title">

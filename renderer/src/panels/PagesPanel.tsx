@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { SessionRow } from '../../../bridge/protocol/index.js';
+import { useNow } from '../useNow.js';
 import { ago, shortUrl } from '../time.js';
 
 interface PagesPanelProps {
@@ -10,6 +11,7 @@ interface PagesPanelProps {
 
 /** Connected pages (one entry per page, its frames counted) and the origins held until the human allows them. */
 export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
+  useNow(15_000); // keeps "seen … ago" current
   const [error, setError] = useState<string>();
   const byPage = new Map<string, SessionRow[]>();
   for (const row of pages) byPage.set(row.pageId, [...(byPage.get(row.pageId) ?? []), row]);
