@@ -100,4 +100,27 @@ describe("the human's side of the page", () => {
     expect(await tab.locator('li').allTextContents()).toEqual(['Water the plants']);
     expect(await tab.locator('aiti-overlay .toast').first().textContent()).toContain('Opening');
   });
+
+  it('without data-source attributes, the source comes from the React 19 owner stack', async () => {
+    const bridge = await startBridge();
+    const app = await startReactApp(bridge.url, { sourceAttributes: false });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(app.url);
+    await connectedPage(bridge, app.url);
+    await tab.waitForSelector('h1');
+    expect(await tab.locator('[data-source]').count()).toBe(0);
+    const agent = await connectAgent(bridge.url);
+    const asked = callTool(agent, 'user_pick_element', { prompt: 'Pick the add button' });
+    await overlay(tab, 'banner').waitFor();
+    const add = await centreOf(tab, 'main button');
+    await tab.mouse.move(add.x, add.y);
+    await tab.mouse.click(add.x, add.y);
+    const value = structured(await asked).value as { source?: { file: string; line: number; via: string } };
+    // the owner stack names a line of the served module; its source map leads back to the line written
+    expect(value.source).toMatchObject({
+      file: join(app.root, 'src/App.tsx'),
+      line: 34,
+      via: 'react-owner-stack+sourcemap',
+    });
+  });
 });

@@ -25,13 +25,16 @@ const api: Plugin = {
  * The React 19 fixture app served by a real Vite dev server with @vitejs/plugin-react and aiti-bridge/vite (which
  * injects the page agent and adds data-source attributes). Closed after the test.
  */
-export async function startReactApp(bridgeUrl: string): Promise<{ url: string; root: string }> {
+export async function startReactApp(
+  bridgeUrl: string,
+  options: { sourceAttributes?: boolean } = {},
+): Promise<{ url: string; root: string }> {
   const server = await createServer({
     root: APP,
     configFile: false,
     logLevel: 'silent',
     cacheDir: tempDir('aiti-vite-cache-'),
-    plugins: [react(), aitiBridge({ bridgeUrl }), api],
+    plugins: [react(), aitiBridge({ bridgeUrl, ...options }), api],
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
     optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime'] },
   });

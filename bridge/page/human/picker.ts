@@ -6,7 +6,7 @@ import { selectorFor } from '../dom/selector.js';
 import { clip, normalize, rectOf } from '../dom/visible.js';
 import { describeElement } from '../json.js';
 import { isOverlay, overlayRoot } from './overlay.js';
-import { sourceOf } from './source.js';
+import { resolveSource } from './source.js';
 
 /**
  * The element picker for user_pick_element: the element under the mouse is outlined with a label (tag, role,
@@ -78,9 +78,8 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
       if (!el) return;
       const role = roleOf(el);
       const name = nameOf(el, role);
-      const source = sourceOf(el, root);
-      finish({
-        picked: true,
+      const picked = {
+        picked: true as const,
         selector: selectorFor(el),
         ref: refFor(el),
         tag: el.localName,
@@ -88,8 +87,10 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
         ...(name ? { name } : {}),
         text: clip(normalize((el as HTMLElement).innerText ?? el.textContent), 300),
         rect: rectOf(el),
-        ...(source ? { source } : {}),
-      });
+      };
+      // the page gets its mouse back at once; the answer follows when the source is known
+      cleanup();
+      void resolveSource(el, root).then((source) => finish({ ...picked, ...(source ? { source } : {}) }));
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
@@ -98,6 +99,10 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
     };
     const blocked = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'dblclick', 'contextmenu', 'auxclick'];
     const finish = (result: PickResult) => {
+      cleanup();
+      resolve(result);
+    };
+    const cleanup = () => {
       cancelActive = undefined;
       clearTimeout(timer);
       window.removeEventListener('mousemove', onMove, true);
@@ -108,7 +113,6 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
       inspector.remove();
       banner.remove();
       document.documentElement.style.cursor = cursor;
-      resolve(result);
     };
     const timer = setTimeout(() => finish({ picked: false, reason: 'timeout' }), timeoutMs);
     cancelActive = (reason) => finish({ picked: false, reason });

@@ -1,5 +1,6 @@
 import { isA } from '../dom/realm.js';
 import type { SourceLocation } from '../../protocol/snapshot.js';
+import { mapToSource } from './sourcemap.js';
 
 /**
  * Where an element was written: the data-source attribute the Vite plugin adds (exact), React's _debugSource
@@ -44,7 +45,7 @@ function fromAttribute(el: Element, root?: string): SourceLocation | undefined {
 }
 
 /** The first frame of a stack that is app code (not React, not a dependency). */
-function appFrame(stack: string): { file: string; line: number; column: number } | undefined {
+function appFrame(stack: string): { url: string; file: string; line: number; column: number } | undefined {
   for (const line of stack.split('\n')) {
     const match = /\(?((?:https?|file):\/\/[^\s()]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!match?.[1]) continue;
@@ -55,12 +56,15 @@ function appFrame(stack: string): { file: string; line: number; column: number }
       )
     )
       continue;
-    return { file: decodeURIComponent(url.pathname), line: Number(match[2]), column: Number(match[3]) };
+    return { url: match[1], file: decodeURIComponent(url.pathname), line: Number(match[2]), column: Number(match[3]) };
   }
   return undefined;
 }
 
+let lastModuleUrl: string | undefined;
+
 function fromReact(el: Element, root?: string): SourceLocation | undefined {
+  lastModuleUrl = undefined;
   for (let node: Element | null = el; node; node = parent(node)) {
     const key = Object.keys(node).find((k) => k.startsWith('__reactFiber$'));
     if (!key) continue;
@@ -71,7 +75,10 @@ function fromReact(el: Element, root?: string): SourceLocation | undefined {
       if (source?.fileName) return location(source.fileName, source.lineNumber, source.columnNumber, 'react', root);
       const stack = fiber._debugStack as { stack?: string } | undefined;
       const frame = typeof stack?.stack === 'string' ? appFrame(stack.stack) : undefined;
-      if (frame) return location(frame.file, frame.line, frame.column, 'react-owner-stack', root);
+      if (frame) {
+        lastModuleUrl = frame.url;
+        return location(frame.file, frame.line, frame.column, 'react-owner-stack', root);
+      }
     }
     return undefined;
   }
@@ -101,4 +108,20 @@ function fromSvelte(el: Element, root?: string): SourceLocation | undefined {
 
 export function sourceOf(el: Element, root?: string): SourceLocation | undefined {
   return fromAttribute(el, root) ?? fromReact(el, root) ?? fromVue(el, root) ?? fromSvelte(el, root);
+}
+
+/**
+ * sourceOf, with an owner-stack position (a line of the served module) mapped back through the module's source
+ * map to the line you wrote; without a usable map it stays the served line.
+ */
+export async function resolveSource(el: Element, root?: string): Promise<SourceLocation | undefined> {
+  const found = sourceOf(el, root);
+  const moduleUrl = lastModuleUrl;
+  if (found?.via !== 'react-owner-stack' || !moduleUrl || !found.line) return found;
+  const mapped = await mapToSource(moduleUrl, found.line, found.column ?? 1);
+  if (!mapped) return found;
+  return {
+    ...location(mapped.file, mapped.line, mapped.column, 'react-owner-stack', root),
+    via: 'react-owner-stack+sourcemap',
+  };
 }
