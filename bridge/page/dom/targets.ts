@@ -61,6 +61,19 @@ export function findByText(text: string): Element[] {
   const contains: Element[] = [];
   for (const el of deepElements()) {
     if (el.closest('script, style, template, head, aiti-overlay')) continue;
+    // cheap filter first: innerText lays out, textContent does not (names may come from attributes)
+    const raw = (el.textContent ?? '').toLowerCase();
+    if (
+      !raw.includes(wanted.split(' ')[0] ?? '') &&
+      !el.hasAttribute('aria-label') &&
+      !el.hasAttribute('value') &&
+      !el.hasAttribute('placeholder') &&
+      !el.hasAttribute('alt') &&
+      !el.hasAttribute('title') &&
+      !el.hasAttribute('aria-labelledby') &&
+      !['input', 'textarea', 'select'].includes(el.localName)
+    )
+      continue;
     const own = normalize((el as HTMLElement).innerText ?? el.textContent).toLowerCase();
     const role = roleOf(el);
     const actionable = isActionable(el, role);
