@@ -156,6 +156,8 @@ class Walker {
       if (!kids.rich && LEAFY.has(role)) {
         const text = role === 'row' ? rowText(el) : nameOf(el, role, 160) || normalize((el as HTMLElement).innerText);
         if (!text && role !== 'separator' && role !== 'img') return EMPTY;
+        // a paragraph of plain text is just text: no role word, and its container may merge it
+        if (role === 'paragraph') return { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false };
         return { lines: [this.line(depth, text ? `${head} ${JSON.stringify(clip(text, 160))}` : head)], rich: true };
       }
       const name = nameOf(el, role, 80);
@@ -260,7 +262,6 @@ function statesOf(el: Element): string[] {
           ? false
           : undefined;
   if (checked === true) states.push('checked');
-  if (checked === false && isA(el, HTMLInputElement) && el.type === 'checkbox') states.push('unchecked');
   if (isDisabled(el)) states.push('disabled');
   if ((el as HTMLInputElement).required || el.getAttribute('aria-required') === 'true') states.push('required');
   if ((el as HTMLInputElement).readOnly) states.push('readonly');
