@@ -15,7 +15,8 @@ export function departingTo(): string | undefined {
 export function watchDeparture(onDepart: (url: string) => void, onStay: () => void): void {
   const api = navigationApi();
   api?.addEventListener('navigate', (event) => {
-    if (event.destination.sameDocument) return;
+    // a download leaves the document where it is
+    if (event.destination.sameDocument || event.downloadRequest) return;
     const url = event.destination.url;
     // after every listener ran: an SPA router that intercepted the navigation keeps this document
     queueMicrotask(() => {

@@ -10,6 +10,7 @@ export type Reply = Json | typeof NO_REPLY;
 
 interface NavigateEventLike extends Event {
   destination: { sameDocument: boolean; url: string };
+  downloadRequest: string | null;
 }
 export interface NavigationLike {
   transition: unknown;
@@ -39,7 +40,7 @@ function observe(start: () => void, waitMs = 3000): Promise<Reply> {
     const onHide = () => finish(NO_REPLY);
     const onSameDocument = () => setTimeout(() => finish({ url: location.href, reloaded: false }), 0);
     const onNavigate = (event: NavigateEventLike) => {
-      if (!event.destination.sameDocument) finish(NO_REPLY);
+      if (!event.destination.sameDocument && !event.downloadRequest) finish(NO_REPLY);
     };
     window.addEventListener('pagehide', onHide);
     window.addEventListener('popstate', onSameDocument);
