@@ -27,8 +27,10 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     const app = await startReactApp(bridge.url);
     const tab = await (await launchBrowser()).newPage();
     await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const page = await connectedPage(bridge, app.url);
     await tab.waitForSelector('h1');
+    // detected again once React has rendered, and sent to the bridge with a new claim (GET /bridge/sessions shows it)
+    await waitFor(() => page.frameworks.includes('React'), 5000, 'React reported to the bridge');
     const agent = await connectAgent(bridge.url);
 
     let snap = structured(await callTool(agent, 'page_snapshot'));
