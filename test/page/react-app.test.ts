@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBridge } from '../helpers/bridge.js';
@@ -5,7 +6,8 @@ import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPage, ensurePageAgentBuilt } from './harness.js';
-import { startReactApp } from './vite-app.js';
+import { buildReactApp, startReactApp } from './vite-app.js';
+import { serveFixture } from '../fixtures/server.js';
 
 beforeAll(() => ensurePageAgentBuilt());
 
@@ -111,5 +113,26 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     ])
       expect(outline).toMatch(new RegExp(`e\\d+ ${control.replace(/[()]/g, '\\$&')}`));
     expect(outline).toMatch(/e\d+ checkbox "Send me the newsletter"/);
+  });
+
+  it('the production build (React in production mode) is driven the same way', async () => {
+    const bridge = await startBridge();
+    const dir = await buildReactApp(bridge.url);
+    const api = (_req: IncomingMessage, res: ServerResponse) => void res.end('{"saved":true}');
+    const site = await serveFixture({ '/api/profile': api }, { dir });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(site.url + '/');
+    await connectedPage(bridge, site.url + '/');
+    await tab.waitForSelector('h1');
+    const agent = await connectAgent(bridge.url);
+    const outline = String(structured(await callTool(agent, 'page_snapshot')).outline);
+    await callTool(agent, 'page_exec', { cmd: 'Input.click', args: { target: refOf(outline, '"Edit profile"') } });
+    await tab.waitForSelector('[role=dialog]');
+    const filled = structured(
+      await callTool(agent, 'form_fill', { fields: { 'Full name': 'Grace Hopper', Role: 'admin' }, button: 'Save' }),
+    );
+    expect(filled.dialogOpen).toBe(false);
+    await waitFor(async () => (await tab.textContent('#profile'))?.includes('Grace') ?? false, 5000, 'profile saved');
+    expect(await tab.textContent('#profile')).toBe('Profile: Grace Hopper <> as admin');
   });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { createServer, type Plugin } from 'vite';
+import { build, createServer, type Plugin } from 'vite';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
 import { onCleanup, tempDir } from '../helpers/bridge.js';
 
@@ -43,4 +43,27 @@ export async function startReactApp(
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('the Vite dev server did not report its URL');
   return { url, root: APP };
+}
+
+/**
+ * The same app as a production build (Vite's JS API, into a temp dir), with the agent's script tag added the way
+ * a page without the plugin would have it. Returns the directory to serve.
+ */
+export async function buildReactApp(bridgeUrl: string): Promise<string> {
+  const outDir = tempDir('aiti-react-build-');
+  const tag: Plugin = {
+    name: 'agent-tag',
+    transformIndexHtml: () => [
+      { tag: 'script', attrs: { src: `${bridgeUrl}/aiti/page.js` }, injectTo: 'head-prepend' },
+    ],
+  };
+  await build({
+    root: APP,
+    configFile: false,
+    logLevel: 'silent',
+    cacheDir: tempDir('aiti-vite-cache-'),
+    plugins: [react(), tag],
+    build: { outDir, emptyOutDir: true },
+  });
+  return outDir;
 }
