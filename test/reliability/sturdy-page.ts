@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimAnswer, CommandEvent, Json } from '../../bridge/protocol/index.js';
+import { onCleanup } from '../helpers/bridge.js';
+import { SseClient } from '../helpers/sse.js';
+
+/**
+ * A scripted page that outlives its bridge: like ScriptedPage it claims over HTTP and answers commands on its
+ * stream, but a bridge that dies under it (connection refused or reset) just ends its loop, with no unhandled
+ * rejection. Each answer says which page answered and what it was asked, so a misrouted result shows.
+ */
+export class SturdyPage {
+  private running = true;
+
+  private constructor(
+    private readonly bridgeUrl: string,
+    readonly claim: ClaimAnswer,
+    private readonly stream: SseClient,
+  ) {
+    void this.serve();
+  }
+
+  get pageId(): string {
+    return this.claim.pageId;
+  }
+
+  static async connect(bridgeUrl: string): Promise<SturdyPage> {
+    const instanceId = randomUUID();
+    const url = `http://localhost:3000/${instanceId}`;
+    const res = await fetch(`${bridgeUrl}/bridge/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ instanceId, pageKey: url, url, frameworks: [] }),
+    });
+    if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);
+    const claim = (await res.json()) as ClaimAnswer;
+    const query = new URLSearchParams({ role: 'page', instanceId, secret: claim.secret });
+    const stream = await SseClient.open(`${bridgeUrl}/bridge/sse?${query}`);
+    await stream.next('hello');
+    const page = new SturdyPage(bridgeUrl, claim, stream);
+    onCleanup(() => page.close());
+    return page;
+  }
+
+  private async serve(): Promise<void> {
+    while (this.running && !this.stream.closed) {
+      let command: CommandEvent;
+      try {
+        // a long wait: SseClient keeps a waiter that timed out, which would swallow the next command
+        command = (await this.stream.next('command', 60_000)).data as CommandEvent;
+      } catch {
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, Math.random() * 10));
+      const result: Json = { answeredBy: this.pageId, args: command.args };
+      try {
+        const body = { pageId: this.pageId, secret: this.claim.secret, requestId: command.requestId, ok: true, result };
+        const res = await fetch(`${this.bridgeUrl}/bridge/result`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: JSON.stringify(body),
+        });
+        await res.arrayBuffer();
+      } catch {
+        return; // the bridge is gone
+      }
+    }
+  }
+
+  close(): void {
+    this.running = false;
+    this.stream.close();
+  }
+}
