@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Page as Tab } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBridge } from '../helpers/bridge.js';
@@ -14,6 +15,46 @@ beforeAll(() => ensurePageAgentBuilt());
 function structured(result: CallToolResult): Record<string, unknown> {
   if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
   return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+interface AxNode {
+  nodeId: string;
+  ignored: boolean;
+  role?: { value?: string };
+  name?: { value?: string };
+  value?: { value?: string | number };
+  childIds?: string[];
+}
+
+/**
+ * The page's accessibility tree from Chromium (CDP Accessibility.getFullAXTree), one line per node the way
+ * Chrome DevTools MCP prints its snapshot (`uid=1_N role "name" value="…"`), leaving out ignored nodes, unnamed
+ * generic containers and the text boxes inside text.
+ */
+async function axSnapshot(tab: Tab): Promise<string> {
+  const cdp = await tab.context().newCDPSession(tab);
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as { nodes: AxNode[] };
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const lines: string[] = [];
+  let uid = 0;
+  const visit = (node: AxNode, depth: number) => {
+    const role = node.role?.value ?? '';
+    const name = node.name?.value ?? '';
+    const shown = !node.ignored && role !== 'InlineTextBox' && !(role === 'generic' && !name) && role !== 'none';
+    if (shown) {
+      const value = node.value?.value;
+      lines.push(
+        `${'  '.repeat(depth)}uid=1_${uid++} ${role}${name ? ` "${name}"` : ''}${value !== undefined && value !== '' ? ` value="${value}"` : ''}`,
+      );
+    }
+    for (const id of node.childIds ?? []) {
+      const child = byId.get(id);
+      if (child) visit(child, shown ? depth + 1 : depth);
+    }
+  };
+  const root = nodes[0];
+  if (root) visit(root, 0);
+  return lines.join('\n');
 }
 
 function refOf(outline: string, pattern: string): string {
@@ -91,7 +132,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     expect(post).toMatchObject({ method: 'POST', status: 200, type: 'fetch' });
   });
 
-  it('the outline is smaller than the accessibility snapshot of the same page and keeps every control', async () => {
+  it('the outline is smaller than the aria snapshot and half the AX-tree snapshot of the same page, and keeps every control', async () => {
     const bridge = await startBridge();
     const app = await startReactApp(bridge.url);
     const tab = await (await launchBrowser()).newPage();
@@ -104,6 +145,9 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     const aria = await tab.locator('body').ariaSnapshot();
     if (process.env.SHOW) console.error(`${outline}\n---\n${aria}\n${outline.length} vs ${aria.length}`);
     expect(outline.length).toBeLessThan(aria.length);
+    const ax = await axSnapshot(tab);
+    if (process.env.SHOW) console.error(`${ax}\n${outline.length} vs ${ax.length} (AX tree)`);
+    expect(outline.length).toBeLessThan(ax.length / 2);
     for (const control of [
       'textbox "New task"',
       'button "Add task"',
