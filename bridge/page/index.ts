@@ -84,8 +84,17 @@ function start(): void {
   const connection = new Connection(
     endpoint,
     async () => {
-      if (cspBlocked()) throw new Error('blocked by the page CSP');
-      return obtain();
+      if (cspBlocked()) {
+        connection.stop(); // the console said what to allow; retrying cannot succeed until the page changes
+        throw new Error('blocked by the page CSP');
+      }
+      try {
+        return await obtain();
+      } finally {
+        // the CSP report of a refused request arrives as an event: give it a turn before deciding to retry
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (cspBlocked()) connection.stop();
+      }
     },
     () => frameworks,
     onCommand,
