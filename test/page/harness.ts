@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import type { Page as BrowserPage } from 'playwright-core';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { Page } from '../../bridge/pages/registry.js';
-import { isConnected } from '../../bridge/pages/registry.js';
 import type { Json } from '../../bridge/protocol/index.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -38,7 +37,11 @@ export async function connectedPage(bridge: Bridge, url: string, timeoutMs = 10_
   let found: Page | undefined;
   await waitFor(
     () => {
-      found = bridge.context.pages.all().find((p) => p.url.startsWith(url) && isConnected(p));
+      // the main frame's own stream, opened by the document at that url (not an older one still closing)
+      found = bridge.context.pages.all().find((p) => {
+        const main = p.frames.get('main');
+        return Boolean(main?.url.startsWith(url) && main.stream?.isOpen);
+      });
       return Boolean(found);
     },
     timeoutMs,
