@@ -117,6 +117,9 @@ describe('page commands', () => {
     expect(Buffer.from(String(shot.data), 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(shot.note).toMatch(/DOM rendering/);
     expect(Number(shot.width)).toBeGreaterThan(10);
+    const page = await run('Page.screenshot', { maxWidth: 640 });
+    expect(page).toMatchObject({ width: 640, height: 400 });
+    expect(String(page.data).length).toBeLessThan(200_000);
   });
 
   it('the gesture bridge: a command that needs a user gesture runs inside the human click on the in-page button', async () => {
