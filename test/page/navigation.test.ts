@@ -75,4 +75,18 @@ describe('navigation: the page keeps its identity across documents', () => {
       expect.arrayContaining([expect.objectContaining({ level: 'log', text: 'hello from one' })]),
     );
   });
+
+  it('navigating to another origin answers at once: the page there is a new page', async () => {
+    const { bridge, server, tab, page } = await site();
+    const other = await serveFixture({
+      '/': `<!doctype html><title>Elsewhere</title>${agentTag(bridge)}<p>elsewhere</p>`,
+    });
+    // straight through the bridge: over MCP, leaving the origin first asks the human (a dangerous command)
+    const result = await bridge.context.requests.send(page, 'Page.navigate', { url: other.url + '/' });
+    expect(result).toMatchObject({ url: other.url + '/', reloaded: true, note: expect.stringContaining('new page') });
+    const next = await connectedPage(bridge, other.url + '/');
+    expect(next.pageId).not.toBe(page.pageId);
+    expect(await tab.title()).toBe('Elsewhere');
+    expect(server.url).not.toBe(other.url);
+  });
 });

@@ -70,6 +70,15 @@ export function navigate(args: PageCommandArgs<'Page.navigate'>): Promise<Reply>
   if (!['http:', 'https:', 'file:'].includes(url.protocol))
     throw new Error(`Page.navigate only follows http(s) and file URLs, not ${url.protocol}`);
   const here = new URL(location.href);
+  if (url.origin !== here.origin) {
+    // another origin has its own sessionStorage, so its agent (if it has one) claims as a new page: answer now
+    setTimeout(() => location.assign(url.href), 50);
+    return Promise.resolve({
+      url: url.href,
+      reloaded: true,
+      note: `left for another origin (${url.origin}); if that page loads the agent it connects as a new page — call bridge_status`,
+    });
+  }
   if (url.href.split('#')[0] === here.href.split('#')[0] && url.hash && url.hash !== here.hash)
     return observe(() => (location.hash = url.hash));
   return observe(() => location.assign(url.href));
