@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds everything the bridge serves or ships: the bridge itself (dist/bridge), and each further part's step.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +26,7 @@ const steps = {
       target: 'es2020',
       platform: 'browser',
       legalComments: 'none',
-      metafile: true,
+      write: false,
       logLevel: 'warning',
       plugins: [
         {
@@ -37,8 +38,13 @@ const steps = {
         },
       ],
     });
-    const bytes = Object.values(result.metafile.outputs).reduce((sum, out) => sum + out.bytes, 0);
-    console.error(`build: page agent dist/page/page.js is ${(bytes / 1024).toFixed(1)} KiB`);
+    // written whole and renamed, so a test or a running bridge never serves half a file
+    const [out] = result.outputFiles;
+    const file = fileURLToPath(new URL('../dist/page/page.js', import.meta.url));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(`${file}.${process.pid}.tmp`, out.contents);
+    renameSync(`${file}.${process.pid}.tmp`, file);
+    console.error(`build: page agent dist/page/page.js is ${(out.contents.length / 1024).toFixed(1)} KiB`);
   },
   // the human window (dist/renderer), served by the bridge at /aiti/ui/ and loaded by the desktop app
   renderer: () => {
