@@ -81,7 +81,10 @@ export const PageCommands = {
     fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
     button: z.string().max(1024).optional(),
   }),
-  'User.pick': z.object({ prompt: z.string().max(2000) }),
+  'User.pick': z.object({
+    prompt: z.string().max(2000),
+    timeoutMs: z.number().int().positive().max(3_600_000).optional().describe('close the picker after this long'),
+  }),
   'User.notify': z.object({ body: z.string().max(4000), title: z.string().max(200).optional() }),
 } as const;
 

@@ -169,4 +169,15 @@ describe('page commands', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`connect-src 'self' ${bridge.url}`);
   });
+
+  it('User.pick closes itself after its timeoutMs, and a second pick replaces the first', async () => {
+    const { tab, run } = await open();
+    expect(await run('User.pick', { prompt: 'quick', timeoutMs: 300 })).toEqual({ picked: false, reason: 'timeout' });
+    expect(await tab.locator('aiti-overlay .banner').count()).toBe(0);
+    const first = run('User.pick', { prompt: 'first' });
+    await tab.locator('aiti-overlay .banner').waitFor();
+    const second = run('User.pick', { prompt: 'second', timeoutMs: 300 });
+    expect(await first).toEqual({ picked: false, reason: 'replaced' });
+    expect(await second).toEqual({ picked: false, reason: 'timeout' });
+  });
 });

@@ -58,7 +58,7 @@ const handlers: Handlers = {
   'Snapshot.take': (args, agent) => takeSnapshot(args, agent.frameworks()),
   'UI.scan': () => scan(),
   'UI.fill': (args) => fill(args),
-  'User.pick': (args, agent) => pick(args.prompt, agent.root),
+  'User.pick': (args, agent) => pick(args.prompt, agent.root, args.timeoutMs),
   'User.notify': notify,
 };
 
