@@ -131,7 +131,9 @@ function start(): void {
   setTimeout(redetect, 3000);
 
   // Same-document navigations: the bridge keeps the page, and learns the new URL.
-  const announce = () => void connection.ready().then(() => connection.postEvent('navigate', { url: location.href }));
+  const announce = () => {
+    if (connection.session) void connection.postEvent('navigate', { url: location.href }).catch(() => undefined);
+  };
   for (const method of ['pushState', 'replaceState'] as const) {
     const original = history[method];
     history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
