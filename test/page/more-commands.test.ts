@@ -180,4 +180,15 @@ describe('page commands', () => {
     expect(await first).toEqual({ picked: false, reason: 'replaced' });
     expect(await second).toEqual({ picked: false, reason: 'timeout' });
   });
+
+  it('a huge page: the outline stops at the size limit and says so', async () => {
+    const rows =
+      '<script>document.write(Array.from({length: 6000}, (_, i) => `<li><a href="/item/${i}">Item number ${i} of the long list</a></li>`).join(""))</script>';
+    const { run } = await open(`<ul>${rows}</ul>`);
+    const snap = (await run('Snapshot.take')) as unknown as SnapshotResult;
+    expect(snap.truncated).toBe(true);
+    expect(snap.outline.length).toBeLessThan(200_000);
+    expect(snap.outline).toMatch(/outline cut at the size limit/);
+    expect(snap.refs).toBeGreaterThan(1000);
+  });
 });
