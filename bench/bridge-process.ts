@@ -15,6 +15,8 @@ export interface BridgeProcess {
   dataDir: string;
   /** resident memory of the bridge process, in MiB */
   rssMiB(): number;
+  /** CPU time the bridge process used so far (user + system), in seconds */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function spawnBridge(
     child,
     dataDir,
     rssMiB: () => rssMiB(pid),
+    cpuSeconds: () => cpuSeconds(pid),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -60,4 +63,12 @@ export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** utime + stime of a process from /proc/<pid>/stat (Linux; clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // after "pid (comm) ", utime and stime are the 12th and 13th fields
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

@@ -1,9 +1,10 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Inbox } from '../bridge/inbox/inbox.js';
 import { Journal } from '../bridge/inbox/journal.js';
-import { openInbox } from '../bridge/inbox/setup.js';
 import { createLogger } from '../bridge/log.js';
 import type { Message } from '../bridge/protocol/index.js';
 import { connectMcp } from './agent.js';
@@ -11,6 +12,7 @@ import { spawnBridge } from './bridge-process.js';
 import { round, type BenchRow } from './report.js';
 
 const log = createLogger('bench', 'silent');
+const ROOT = new URL('..', import.meta.url).href;
 const TEXT = 'Please rename the Save button to "Save draft" and keep the shortcut.'; // a typical push
 
 /** Pushes `total` messages through Inbox.add (journal append + fsync group commit), `inFlight` at a time. */
@@ -34,30 +36,57 @@ async function inboxThroughput(total: number, inFlight: number): Promise<number>
   }
 }
 
-/** Pushes over HTTP to the bridge in its own process (POST /bridge/push), `inFlight` requests at a time. */
-async function httpThroughput(total: number, inFlight: number): Promise<number> {
+/** One POST over a keep-alive node:http agent (much cheaper for the client than fetch, which would be the bottleneck). */
+function post(agent: Agent, url: URL, token: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Pushes over HTTP to the bridge in its own process (POST /bridge/push), `inFlight` requests at a time over
+ * keep-alive connections. Returns messages/s and the share of one core the bridge used meanwhile.
+ */
+async function httpThroughput(total: number, inFlight: number): Promise<{ rate: number; bridgeCore: number }> {
   const bridge = await spawnBridge();
-  const agent = await connectMcp(bridge.url, 'bench-push', 'streamable');
+  const client = await connectMcp(bridge.url, 'bench-push', 'streamable');
+  const agent = new Agent({ keepAlive: true, maxSockets: inFlight });
+  const url = new URL('/bridge/push', bridge.url);
   try {
     let next = 0;
     const push = async (i: number) => {
-      const res = await fetch(`${bridge.url}/bridge/push`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${bridge.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: 'bench-push', text: `${TEXT} #${i}` }),
-      });
-      if (res.status !== 200) throw new Error(`push answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
+      const status = await post(agent, url, bridge.token, JSON.stringify({ to: 'bench-push', text: `${TEXT} #${i}` }));
+      if (status !== 200) throw new Error(`push answered ${status}`);
     };
     for (let i = 0; i < 200; i++) await push(i); // warm up
+    const cpu = bridge.cpuSeconds();
     const started = performance.now();
     const worker = async () => {
       while (next < total) await push(next++);
     };
     await Promise.all(Array.from({ length: inFlight }, worker));
-    return total / ((performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    return { rate: total / seconds, bridgeCore: (bridge.cpuSeconds() - cpu) / seconds };
   } finally {
-    await agent.close().catch(() => undefined);
+    agent.destroy();
+    await client.close().catch(() => undefined);
     await bridge.stop();
   }
 }
@@ -106,13 +135,7 @@ async function replay(total: number): Promise<{ ms: number; mib: number; files: 
         files++;
       }
     }
-    const started = performance.now();
-    const inbox = openInbox({ appDir, version: 'bench', log });
-    const ms = performance.now() - started;
-    const replayed = inbox
-      .status()
-      .agents.reduce((n, a) => n + a.counts.pending + a.counts.delivered + a.counts.consumed, 0);
-    inbox.close();
+    const { ms, replayed } = await replayInFreshProcess(appDir);
     if (replayed !== total) throw new Error(`replayed ${replayed} of ${total} messages`);
     return { ms, mib: bytes / 2 ** 20, files };
   } finally {
@@ -120,15 +143,42 @@ async function replay(total: number): Promise<{ ms: number; mib: number; files: 
   }
 }
 
+const REPLAY_SCRIPT = `
+const { openInbox } = await import(new URL('dist/bridge/inbox/setup.js', process.argv[1]).href);
+const { createLogger } = await import(new URL('dist/bridge/log.js', process.argv[1]).href);
+const started = performance.now();
+const inbox = openInbox({ appDir: process.argv[2], version: 'bench', log: createLogger('bench', 'silent') });
+const ms = performance.now() - started;
+const replayed = inbox.status().agents.reduce((n, a) => n + a.counts.pending + a.counts.delivered + a.counts.consumed, 0);
+inbox.close();
+process.stdout.write(JSON.stringify({ ms, replayed }));
+`;
+
+/** Times openInbox of the built bridge in a new Node process: a fresh heap, as when the bridge starts. */
+function replayInFreshProcess(appDir: string): Promise<{ ms: number; replayed: number }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', REPLAY_SCRIPT, ROOT, appDir],
+      { maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`replay process failed: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout) as { ms: number; replayed: number });
+      },
+    );
+  });
+}
+
 export async function journalBench(notes: string[]): Promise<BenchRow[]> {
   const group = 'inbox journal';
   const inProcess = await inboxThroughput(50_000, 256);
   const oneAtATime = await inboxThroughput(2_000, 1);
-  const overHttp = await httpThroughput(10_000, 64);
+  const http = await httpThroughput(20_000, 64);
+  const overHttp = http.rate;
   const small = await replay(100_000);
   const large = await replay(1_000_000);
   notes.push(
-    `inbox journal: throughput is measured in-process through the real Inbox.add (a JSONL line written at once, the promise resolving after the fsync of a group commit) with 256 pushes in flight over 8 agents, and separately with one push at a time (one fsync each: the disk's fsync latency bounds it). HTTP push is POST /bridge/push to the bridge in its own process, 64 requests in flight from the benchmark process, to one connected agent (inbox delivery). Replay journals were written by the real Journal class (10 agents, files rolled at 2 MB, one status_change "consumed" line for every third message; ${small.files} files / ${round(small.mib, 1)} MiB for 100k, ${large.files} files / ${round(large.mib, 1)} MiB for 1M) and timed as openInbox, what the bridge runs before it listens.`,
+    `inbox journal: throughput is measured in-process through the real Inbox.add (a JSONL line written at once, the promise resolving after the fsync of a group commit) with 256 pushes in flight over 8 agents, and separately with one push at a time (one fsync each: the disk's fsync latency bounds it). HTTP push is POST /bridge/push to the bridge in its own process, 64 requests in flight over keep-alive node:http connections from the benchmark process, to one connected agent (inbox delivery); the bridge process used ${Math.round(http.bridgeCore * 100)}% of one core meanwhile (it is single-threaded: near 100% means the bridge's own HTTP handling, not the disk, is the limit). Replay journals were written by the real Journal class (10 agents, files rolled at 2 MB, one status_change "consumed" line for every third message; ${small.files} files / ${round(small.mib, 1)} MiB for 100k, ${large.files} files / ${round(large.mib, 1)} MiB for 1M) and timed as openInbox of the built bridge (dist/) in a fresh Node process — what the bridge runs before it listens.`,
   );
   return [
     {

@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, connectMcp } from './agent.js';
 import { spawnBridge } from './bridge-process.js';
@@ -41,6 +42,8 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     const sampler = setInterval(() => (peak = Math.max(peak, bridge.rssMiB())), 50);
     const samples: number[] = [];
     let misrouted = 0;
+    const cpuBefore = bridge.cpuSeconds();
+    const ownBefore = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       agents.map(async (agent, a) => {
@@ -56,11 +59,14 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
       }),
     );
     const wall = performance.now() - started;
+    const bridgeCpu = bridge.cpuSeconds() - cpuBefore;
+    const own = process.cpuUsage(ownBefore);
+    const clientCpu = (own.user + own.system) / 1e6;
     clearInterval(sampler);
     peak = Math.max(peak, bridge.rssMiB());
     if (misrouted) throw new Error(`${misrouted} results came back to the wrong call`);
     notes.push(
-      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. Under load all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The clients share the 2 cores with the bridge, so the p99 includes their own scheduling.`,
+      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. Under load all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The bridge process used ${round(bridgeCpu, 1)} s of CPU in those ${round(wall / 1000, 1)} s (${Math.round((100 * bridgeCpu * 1000) / wall)}% of one core); the 550 clients run in one Node process beside it on the same ${cpus().length} cores and used ${round(clientCpu, 1)} s of CPU, so the round-trip times include the clients' own scheduling.`,
     );
     const group = '500 pages + 50 agents';
     return [

@@ -67,8 +67,11 @@ export class Inbox {
       }
     }
     // files are read agent by agent: put the cross-agent history back in time order (stable within an agent)
-    this.all.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-    this.all.forEach((message, index) => {
+    // each time is parsed once, not in every comparison (a million messages take some 20 million comparisons)
+    const timed = this.all.map((message) => ({ message, time: Date.parse(message.at) }));
+    timed.sort((a, b) => a.time - b.time);
+    timed.forEach(({ message }, index) => {
+      this.all[index] = message;
       const entry = this.byId.get(message.id);
       if (entry) entry.index = index;
     });
