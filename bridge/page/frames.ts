@@ -32,11 +32,27 @@ export function frameIdOf(iframe: Element): string | undefined {
   return frameIds.get(iframe);
 }
 
+/**
+ * The page secret goes only to children the bridge would trust on their own: this page's origin or a loopback
+ * one. Any other iframe (an ad, a widget) could send the same message; it claims as its own page instead, which
+ * the bridge holds until the human allows its origin.
+ */
+function trustedChild(origin: string): boolean {
+  if (origin === location.origin) return true;
+  try {
+    const host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 /** Parent side: answer children that ask to join the page. */
 export function serveChildFrames(connection: Connection): void {
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     const data = event.data as Partial<FrameHello> | null;
     if (!data || typeof data !== 'object' || data.aiti !== 'frame-hello') return;
+    if (!trustedChild(event.origin)) return;
     const iframe = allFrames().find((f) => f.contentWindow === event.source);
     if (!iframe || !event.source) return;
     const source = event.source as Window;

@@ -83,4 +83,21 @@ describe('iframes join their top page as frames', () => {
     const page = await connectedPage(bridge, `${other.url}/alone`, 15_000);
     expect([...page.frames.keys()]).toEqual(['main']);
   });
+
+  it('an iframe of an untrusted origin does not get the page secret: it connects on its own and is held', async () => {
+    const bridge = await startBridge();
+    const tag = agentTag(bridge);
+    // a sandboxed iframe has an opaque origin ("null"): neither this page's origin nor a loopback one
+    const child = `<!doctype html>${tag}<p>sandboxed</p>`.replace(/"/g, '&quot;');
+    const site = await serveFixture({
+      '/': `<!doctype html><title>Host</title>${tag}<iframe sandbox="allow-scripts" srcdoc="${child}"></iframe>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(site.url + '/');
+    const host = await connectedPage(bridge, site.url + '/');
+    await waitFor(() => bridge.context.pages.all().length === 2, 15_000, 'the sandboxed frame connected on its own');
+    expect([...host.frames.keys()]).toEqual(['main']);
+    const other = bridge.context.pages.all().find((p) => p !== host);
+    expect(other && bridge.context.pages.isOperable(other)).toBe(false);
+  });
 });
