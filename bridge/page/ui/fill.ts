@@ -140,6 +140,16 @@ function findButton(wanted: string, scope: Element | Document): Element {
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
 
+/** A submit often closes its dialog only after a request: wait a little for that before reporting it open. */
+async function stillOpenAfterSubmit(dialog: Element, settleMs = 1500): Promise<boolean> {
+  const until = Date.now() + settleMs;
+  do {
+    await frame();
+    if (!dialog.isConnected || !isVisible(dialog)) return false;
+  } while (Date.now() < until);
+  return true;
+}
+
 /** form_fill: every field is found before any is set, so a typo changes nothing. */
 export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResult> {
   const scope = findScope(args.dialog);
@@ -169,9 +179,7 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
       throw new Error(`the fields were filled, but ${describe(button)} is disabled (a required field may be missing)`);
     clickSequence(button);
     result.clicked = describe(button);
-    await frame();
-    await frame();
-    if (isA(scope, Element)) result.dialogOpen = scope.isConnected && isVisible(scope);
+    if (isA(scope, Element)) result.dialogOpen = await stillOpenAfterSubmit(scope);
   }
   return result;
 }
