@@ -41,6 +41,8 @@ export class ShimForwarder {
   private down = false;
   private reinits = 0;
   private readonly replays = new Map<string, (message: JSONRPCMessage) => void>();
+  /** client requests sent up and not answered yet, with the session they went to */
+  private readonly inflight = new Map<string | number, StreamableHTTPClientTransport>();
   private readonly retryMs: number;
 
   constructor(
@@ -64,10 +66,13 @@ export class ShimForwarder {
       try {
         const upstream = await this.connect(isInitializeRequest(message));
         this.sending = true;
+        if (isJSONRPCRequest(message)) this.inflight.set(message.id, upstream);
         await upstream.send(message);
         this.bridgeIsUp();
         return;
       } catch (error) {
+        // this message is sent again (or answered) below: it is not lost with the dropped session
+        if (isJSONRPCRequest(message)) this.inflight.delete(message.id);
         const kind = classify(error);
         if (kind === 'session-lost') {
           this.drop();
@@ -138,6 +143,9 @@ export class ShimForwarder {
     if (isJSONRPCResultResponse(message) && this.init && message.id === this.init.id) {
       setVersion(upstream, message.result);
     }
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+      this.inflight.delete(message.id);
+    }
     this.client.send(message).catch((error: unknown) => this.log.warn('cannot write to the client:', error));
   }
 
@@ -173,6 +181,23 @@ export class ShimForwarder {
       upstream.onerror = undefined;
       upstream.onmessage = undefined;
       void upstream.close().catch(() => undefined);
+      this.failInflight(upstream);
+    }
+  }
+
+  /**
+   * Requests that went to a session now dropped will never be answered (the bridge stopped or restarted while
+   * running them): answer them with an error at once, instead of leaving the client waiting for its own timeout.
+   */
+  private failInflight(upstream: StreamableHTTPClientTransport): void {
+    for (const [id, sentTo] of [...this.inflight]) {
+      if (sentTo !== upstream) continue;
+      this.inflight.delete(id);
+      const text =
+        'the connection to the bridge broke while this call was running (the bridge stopped or restarted), so its answer is lost; call again';
+      this.client
+        .send({ jsonrpc: '2.0', id, error: { code: -32000, message: text } })
+        .catch((error: unknown) => this.log.warn('cannot write to the client:', error));
     }
   }
 

@@ -92,4 +92,21 @@ describe('SIGKILL of the bridge mid-traffic', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(100);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   }, 60_000);
+
+  it('answers a call in flight through the stdio shim with an error at once, not after the client timeout', async () => {
+    const dataDir = tempDir();
+    const first = await spawnBridge(dataDir);
+    await SturdyPage.connect(first.url, { silent: true });
+    const agent = await connectAgent(first.url, { transport: 'stdio', clientName: 'shim-agent' });
+    const call = agent.callTool({ name: 'page_exec', arguments: { cmd: 'DOM.getText', args: {} } }, undefined, {
+      timeout: 60_000,
+    });
+    call.catch(() => undefined);
+    // the page holds the command, so the call is still running when the bridge dies
+    await new Promise((r) => setTimeout(r, 500));
+    await kill(first.child);
+    const started = Date.now();
+    await expect(call).rejects.toThrow(/connection to the bridge broke while this call was running.*call again/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });

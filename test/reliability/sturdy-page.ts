@@ -15,6 +15,7 @@ export class SturdyPage {
     private readonly bridgeUrl: string,
     readonly claim: ClaimAnswer,
     private readonly stream: SseClient,
+    private readonly silent: boolean,
   ) {
     void this.serve();
   }
@@ -23,7 +24,8 @@ export class SturdyPage {
     return this.claim.pageId;
   }
 
-  static async connect(bridgeUrl: string): Promise<SturdyPage> {
+  /** `silent`: the page takes commands and never answers them (a page stuck in a long task). */
+  static async connect(bridgeUrl: string, options: { silent?: boolean } = {}): Promise<SturdyPage> {
     const instanceId = randomUUID();
     const url = `http://localhost:3000/${instanceId}`;
     const res = await fetch(`${bridgeUrl}/bridge/claim`, {
@@ -36,7 +38,7 @@ export class SturdyPage {
     const query = new URLSearchParams({ role: 'page', instanceId, secret: claim.secret });
     const stream = await SseClient.open(`${bridgeUrl}/bridge/sse?${query}`);
     await stream.next('hello');
-    const page = new SturdyPage(bridgeUrl, claim, stream);
+    const page = new SturdyPage(bridgeUrl, claim, stream, options.silent ?? false);
     onCleanup(() => page.close());
     return page;
   }
@@ -50,6 +52,7 @@ export class SturdyPage {
       } catch {
         continue;
       }
+      if (this.silent) continue;
       await new Promise((r) => setTimeout(r, Math.random() * 10));
       const result: Json = { answeredBy: this.pageId, args: command.args };
       try {
