@@ -85,6 +85,8 @@ export const PageCommands = {
     prompt: z.string().max(2000),
     timeoutMs: z.number().int().positive().max(3_600_000).optional().describe('close the picker after this long'),
   }),
+  /** Closes the open picker: its ask ended in the window (rejected, timed out, cancelled). */
+  'User.pickEnd': z.object({}),
   'User.notify': z.object({ body: z.string().max(4000), title: z.string().max(200).optional() }),
 } as const;
 

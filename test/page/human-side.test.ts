@@ -73,6 +73,27 @@ describe("the human's side of the page", () => {
     expect(structured(await asked).status).toBe('rejected');
   });
 
+  it('a pick rejected in the window takes the picker off the page', async () => {
+    const bridge = await startBridge();
+    const app = await startReactApp(bridge.url);
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(app.url);
+    await connectedPage(bridge, app.url);
+    const agent = await connectAgent(bridge.url);
+    const asked = callTool(agent, 'user_pick_element', { prompt: 'Pick something' });
+    await overlay(tab, 'banner').waitFor();
+    const [open] = bridge.context.hub.snapshot().asks;
+    const res = await fetch(`${bridge.url}/bridge/answer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bridge.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ askId: open?.askId, action: 'reject', reason: 'not_now' }),
+    });
+    expect(res.status).toBe(200);
+    expect(structured(await asked).status).toBe('rejected');
+    await overlay(tab, 'banner').waitFor({ state: 'detached' });
+    expect(await tab.evaluate(() => document.documentElement.style.cursor)).not.toBe('crosshair');
+  });
+
   it('Alt+click opens the source line in the editor command, run without a shell', async () => {
     const dir = tempDir();
     const record = join(dir, 'opened.json');

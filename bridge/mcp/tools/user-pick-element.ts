@@ -1,4 +1,4 @@
-import { PickResult, ToolInputs } from '../../protocol/index.js';
+import { MAX_ASK_TIMEOUT_MS, PickResult, ToolInputs } from '../../protocol/index.js';
 import { askHuman } from '../../asks/ask-human.js';
 import type { Asks } from '../../asks/asks.js';
 import { resolvePage } from '../resolve-page.js';
@@ -28,10 +28,15 @@ export const userPickElement = defineTool({
       {
         wait: args.wait ?? false,
         onOpen: (ask) => {
-          requests.send(page, 'User.pick', { prompt: args.prompt }, { timeoutMs: ask.countdown.remainingMs() }).then(
+          // The ask owns the countdown (the window may pause it), so the page request waits as long as an ask can.
+          requests.send(page, 'User.pick', { prompt: args.prompt }, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
             (result) => endWithPick(asks, ask.askId, result),
             (error: Error) => asks.end(ask.askId, 'cancelled', { text: `the page could not pick: ${error.message}` }),
           );
+          // Ended in the window (rejected, timed out, cancelled): take the picker off the page.
+          void ask.outcome.then((outcome) => {
+            if (outcome.status !== 'answered') requests.send(page, 'User.pickEnd', {}).catch(() => undefined);
+          });
         },
       },
     );

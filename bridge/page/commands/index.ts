@@ -9,7 +9,7 @@ import {
 import { describeZodError } from '../../protocol/format.js';
 import { capResult } from '../cap.js';
 import { notify } from '../human/notify.js';
-import { pick } from '../human/picker.js';
+import { endPick, pick } from '../human/picker.js';
 import { takeSnapshot } from '../snapshot.js';
 import { fill } from '../ui/fill.js';
 import { scan } from '../ui/scan.js';
@@ -59,6 +59,7 @@ const handlers: Handlers = {
   'UI.scan': () => scan(),
   'UI.fill': (args) => fill(args),
   'User.pick': (args, agent) => pick(args.prompt, agent.root, args.timeoutMs),
+  'User.pickEnd': () => ({ closed: endPick() }),
   'User.notify': notify,
 };
 

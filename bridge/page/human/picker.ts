@@ -14,6 +14,13 @@ import { resolveSource } from './source.js';
  */
 let cancelActive: ((reason: 'replaced') => void) | undefined;
 
+/** Closes the open picker, if any (its ask ended elsewhere); the pending pick answers as replaced. */
+export function endPick(): boolean {
+  const cancel = cancelActive;
+  cancel?.('replaced');
+  return cancel !== undefined;
+}
+
 export function isPicking(): boolean {
   return cancelActive !== undefined;
 }
