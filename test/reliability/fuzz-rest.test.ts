@@ -119,4 +119,45 @@ describe('fuzzing the REST surface', () => {
     );
     expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
   });
+
+  it('answers any body on the MCP endpoint with a JSON-RPC answer or a 4xx, never a 5xx or a hang', async () => {
+    const bridge = await startBridge();
+    const rpc = fc.record(
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), jsonish),
+        id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), jsonish),
+        method: fc.oneof(
+          fc.constantFrom(
+            'initialize',
+            'tools/list',
+            'tools/call',
+            'ping',
+            'notifications/initialized',
+            'resources/list',
+          ),
+          fc.string({ maxLength: 20 }),
+        ),
+        params: jsonish,
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(rpc, fc.array(rpc, { maxLength: 3 }), jsonish),
+        fc.constantFrom(undefined, 'no-such-session'),
+        async (body, sessionId) => {
+          const res = await http(`${bridge.url}/mcp/mcp`, {
+            body: JSON.stringify(body),
+            headers: {
+              accept: 'application/json, text/event-stream',
+              ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+            },
+          });
+          expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 120 },
+    );
+    expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
+  });
 });
