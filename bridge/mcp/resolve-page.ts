@@ -28,8 +28,12 @@ export function resolvePage(call: ToolCall, pageId?: string, options: ResolveOpt
   const operable = pages.operable();
   const only = operable[0];
   if (operable.length === 1 && only) return only;
-  if (operable.length === 0 && options.remembered) {
-    const remembered = pages.all().filter((p) => pages.isOperable(p));
+  if (operable.length === 0) {
+    // A page that is reloading right now is still the page: the command waits for it to come back.
+    const graceMs = call.bridge.requests.reconnectGraceMs;
+    const remembered = pages
+      .all()
+      .filter((p) => pages.isOperable(p) && (options.remembered || Date.now() - p.lastSeen < graceMs));
     const last = remembered[0];
     if (remembered.length === 1 && last) return last;
   }

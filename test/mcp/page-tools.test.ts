@@ -37,6 +37,20 @@ async function postEvents(page: ScriptedPage, type: string, payload: Json): Prom
 }
 
 describe('page tools against a scripted page', () => {
+  it('a command without pageId sent while the only page reloads waits for it and runs there', async () => {
+    const bridge = await startBridge();
+    const seen: Seen = [];
+    const page = await recordingPage(bridge.url, seen);
+    const client = await connectAgent(bridge.url);
+    page.close(); // the page unloads …
+    const call = callTool(client, 'page_snapshot', {});
+    await sleep(300);
+    await page.open(); // … and its new document connects again
+    const result = await call;
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(seen.map((s) => s.cmd)).toEqual(['Snapshot.take']);
+  });
+
   it('page_exec sends the command with its validated args and returns the page result', async () => {
     const bridge = await startBridge();
     const seen: Seen = [];
