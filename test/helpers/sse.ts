@@ -74,20 +74,22 @@ export class SseClient {
       return Promise.resolve(found);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new Error(`no "${name}" event within ${timeoutMs} ms; got: ${this.events.map((e) => e.event).join(', ')}`),
-          ),
-        timeoutMs,
-      );
-      this.waiters.push({
+      const waiter = {
         name,
-        resolve: (e) => {
+        resolve: (e: SseEvent) => {
           clearTimeout(timer);
           resolve(e);
         },
-      });
+      };
+      const timer = setTimeout(() => {
+        // a waiter that gave up must not swallow the next event of that name
+        const index = this.waiters.indexOf(waiter);
+        if (index !== -1) this.waiters.splice(index, 1);
+        reject(
+          new Error(`no "${name}" event within ${timeoutMs} ms; got: ${this.events.map((e) => e.event).join(', ')}`),
+        );
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
   }
 
