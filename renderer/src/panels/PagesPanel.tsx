@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SessionRow } from '../../../bridge/protocol/index.js';
 import { useNow } from '../useNow.js';
+import { ConnectHelp } from './ConnectHelp.js';
 import { ago, shortUrl } from '../time.js';
 
 interface PagesPanelProps {
@@ -50,9 +51,7 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
       )}
       {error && <p className="card-error">{error}</p>}
       {entries.length === 0 ? (
-        <p className="empty">
-          No page yet. Add <code>&lt;script src=".../aiti/page.js"&gt;</code> to the app you are building.
-        </p>
+        <p className="empty">No page yet: load the page agent in the app you are building.</p>
       ) : (
         <ul className="rows">
           {entries.map(({ pageId, frames, main }) =>
@@ -90,6 +89,7 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
           )}
         </ul>
       )}
+      <ConnectHelp open={entries.length === 0} />
     </section>
   );
 }

@@ -1,0 +1,44 @@
+import { useState } from 'react';
+
+/** The three ways to load the page agent, with this bridge's own address filled in, each copyable. */
+export function ConnectHelp({ open }: { open: boolean }) {
+  const script = `${window.location.origin}/aiti/page.js`;
+  const ways = [
+    { label: 'Script tag', text: `<script src="${script}"></script>` },
+    { label: 'Vite plugin', text: `import aiti from 'aiti-bridge/vite';\n// vite.config: plugins: [aiti()]` },
+    {
+      label: 'Bookmarklet',
+      text: `javascript:(()=>{const s=document.createElement('script');s.src='${script}';document.head.append(s)})()`,
+    },
+  ];
+  return (
+    <details className="connect-help" open={open}>
+      <summary>Connect a page</summary>
+      {ways.map((way) => (
+        <Copyable key={way.label} {...way} />
+      ))}
+    </details>
+  );
+}
+
+function Copyable({ label, text }: { label: string; text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="copyable">
+      <span className="copyable-label">{label}</span>
+      <code>{text}</code>
+      <button
+        type="button"
+        className="button small"
+        onClick={() =>
+          void navigator.clipboard.writeText(text).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
