@@ -5,7 +5,10 @@ export function ConnectHelp({ open }: { open: boolean }) {
   const script = `${window.location.origin}/aiti/page.js`;
   const ways = [
     { label: 'Script tag', text: `<script src="${script}"></script>` },
-    { label: 'Vite plugin', text: `import aiti from 'aiti-bridge/vite';\n// vite.config: plugins: [aiti()]` },
+    {
+      label: 'Vite plugin',
+      text: `import { aitiBridge } from 'aiti-bridge/vite';\n// vite.config.ts: plugins: [aitiBridge()]`,
+    },
     {
       label: 'Bookmarklet',
       text: `javascript:(()=>{const s=document.createElement('script');s.src='${script}';document.head.append(s)})()`,
