@@ -17,6 +17,8 @@ export interface BridgeProcess {
   rssMiB(): number;
   /** CPU time the bridge process used so far (user + system), in seconds */
   cpuSeconds(): number;
+  /** the same, split: user (JavaScript, V8) and system (the kernel: sockets, files) */
+  cpuSplit(): { user: number; system: number };
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function spawnBridge(
     dataDir,
     rssMiB: () => rssMiB(pid),
     cpuSeconds: () => cpuSeconds(pid),
+    cpuSplit: () => cpuSplit(pid),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -67,8 +70,13 @@ export function rssMiB(pid: number): number {
 
 /** utime + stime of a process from /proc/<pid>/stat (Linux; clock ticks of 1/100 s). */
 export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuSplit(pid);
+  return user + system;
+}
+
+export function cpuSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // after "pid (comm) ", utime and stime are the 12th and 13th fields
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
