@@ -35,7 +35,7 @@ const load = () =>
 const loadAtStart = load();
 
 await section('script', pageScript);
-await section('startup', coldStart);
+await section('startup', () => coldStart(notes));
 
 async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({
