@@ -72,7 +72,14 @@ describe('SIGKILL of the bridge mid-traffic', () => {
       }
     };
     const traffic = [...agents.map(drive), push(0), push(1)];
-    while (outcomes.ok < 150 || acknowledged.length < 100) await new Promise((r) => setTimeout(r, 10));
+    const enough = Date.now() + 20_000;
+    while (
+      (outcomes.ok < 150 || acknowledged.length < 100) &&
+      Date.now() < enough &&
+      !outcomes.failedBeforeKill.length
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     killed = true;
     await kill(first.child);
 
@@ -80,6 +87,7 @@ describe('SIGKILL of the bridge mid-traffic', () => {
     const hang = new Promise<string>((resolve) => setTimeout(() => resolve('a caller hangs'), CALL_TIMEOUT_MS + 4000));
     expect(await Promise.race([Promise.all(traffic).then(() => 'all ended'), hang])).toBe('all ended');
     expect(outcomes.failedBeforeKill).toEqual([]);
+    expect(outcomes.ok).toBeGreaterThanOrEqual(150);
     expect(outcomes.misrouted).toEqual([]);
     expect(outcomes.endedAfterKill).toBe(kinds.length);
 
