@@ -15,6 +15,7 @@ const wanted = (name: string) => !only.length || only.includes(name);
 
 const rows: BenchRow[] = [];
 const notes: string[] = [];
+const failed: string[] = [];
 
 async function section(name: string, run: () => Promise<BenchRow[]>): Promise<void> {
   if (!wanted(name)) return;
@@ -24,6 +25,7 @@ async function section(name: string, run: () => Promise<BenchRow[]>): Promise<vo
     process.stderr.write(`bench: ${name} done in ${Date.now() - started} ms\n`);
   } catch (error) {
     notes.push(`${name}: not measured — ${(error as Error).message}`);
+    failed.push(name);
     process.stderr.write(`bench: ${name} failed: ${(error as Error).stack ?? String(error)}\n`);
   }
 }
@@ -66,7 +68,7 @@ notes.push(
 
 writeReport(rows, notes);
 process.stderr.write(
-  `bench: wrote docs/PERFORMANCE.md (${rows.length} rows${notes.length ? `, ${notes.length} not measured` : ''})\n`,
+  `bench: wrote docs/PERFORMANCE.md (${rows.length} rows${failed.length ? `; not measured: ${failed.join(', ')}` : ''})\n`,
 );
 for (const row of rows)
   process.stdout.write(
