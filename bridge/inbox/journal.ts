@@ -70,9 +70,11 @@ export class Journal {
     });
   }
 
-  /** Reads every journal, oldest file first. A torn or corrupt line is skipped with a warning naming file and line. */
-  replay(): ReplayedLine[] {
-    const out: ReplayedLine[] = [];
+  /**
+   * Reads every journal, oldest file first, one line at a time (a generator: a million lines are never all held at
+   * once). A torn or corrupt line is skipped with a warning naming file and line.
+   */
+  *replay(): Generator<ReplayedLine> {
     for (const agentId of this.agentDirs()) {
       const agentDir = join(this.options.dir, agentId);
       let names: string[];
@@ -87,10 +89,9 @@ export class Journal {
       for (const name of names) {
         const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
         if (Number.isFinite(stamp)) this.lastStamp.set(agentId, Math.max(stamp, this.lastStamp.get(agentId) ?? 0));
-        this.replayFile(join(agentDir, name), agentId, out);
+        yield* this.replayFile(join(agentDir, name), agentId);
       }
     }
-    return out;
   }
 
   private agentDirs(): string[] {
@@ -104,7 +105,7 @@ export class Journal {
     }
   }
 
-  private replayFile(path: string, agentId: string, out: ReplayedLine[]): void {
+  private *replayFile(path: string, agentId: string): Generator<ReplayedLine> {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
@@ -115,8 +116,8 @@ export class Journal {
     const lines = text.split('\n');
     const complete = text.endsWith('\n');
     if (complete || lines[lines.length - 1] === '') lines.pop();
-    lines.forEach((raw, index) => {
-      if (!raw.trim()) return;
+    for (const [index, raw] of lines.entries()) {
+      if (!raw.trim()) continue;
       let parsed: JournalLine | undefined;
       try {
         const result = JournalLine.safeParse(JSON.parse(raw));
@@ -125,15 +126,15 @@ export class Journal {
         // reported below
       }
       if (parsed) {
-        out.push({ agentId, line: parsed });
-        return;
+        yield { agentId, line: parsed };
+        continue;
       }
       const torn = index === lines.length - 1 && !complete;
       this.options.log.warn(
         `journal: ${torn ? 'torn last line' : 'unreadable line'} ${index + 1} of ${path} skipped` +
           (torn ? ' (the bridge stopped while writing it)' : ''),
       );
-    });
+    }
   }
 
   private fileFor(agentId: string, bytes: number): JournalFile {
