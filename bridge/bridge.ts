@@ -25,6 +25,7 @@ import { openPageStream, pageRoutes } from './pages/routes.js';
 import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
 import { HttpError } from './http/errors.js';
+import { StartupError } from './startup-error.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
 
@@ -39,8 +40,7 @@ export interface Bridge {
   close(): Promise<void>;
 }
 
-/** A startup problem a person can fix (port in use, data dir not writable): one line, no stack. */
-export class StartupError extends Error {}
+export { StartupError };
 
 /** Starts a bridge. Nothing happens at import time; many bridges can run in one process (tests use port 0). */
 export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promise<Bridge> {

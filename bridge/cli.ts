@@ -1,9 +1,6 @@
 import { ConfigError, configHelp, resolveConfig } from './config.js';
-import { createBridge, StartupError } from './bridge.js';
+import { StartupError } from './startup-error.js';
 import { bridgeVersion } from './version.js';
-import { runShim } from './shim/stdio.js';
-import { runCall } from './shim/call.js';
-import { formatReport, registerShim } from './register/register.js';
 
 const USAGE = `aiti-bridge — connects AI coding agents (MCP) to the pages they build and to you.
 
@@ -29,20 +26,27 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(bridgeVersion() + '\n');
     return 0;
   }
-  if (argv.includes('--stdio'))
+  // Each mode loads only its own modules: the shim starts without the server, the server without the shim.
+  if (argv.includes('--stdio')) {
+    const { runShim } = await import('./shim/stdio.js');
     return runShim(
       argv.filter((a) => a !== '--stdio'),
       env,
     );
-  if (argv[0] === 'call') return runCall(argv.slice(1), env);
+  }
+  if (argv[0] === 'call') {
+    const { runCall } = await import('./shim/call.js');
+    return runCall(argv.slice(1), env);
+  }
   if (argv.includes('--register-shim')) return registerCommand(argv);
   return serve(argv, env);
 }
 
-function registerCommand(argv: string[]): number {
+async function registerCommand(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !['--register-shim', '--dry-run', '--unregister'].includes(a));
   if (unknown.length)
     throw new ConfigError(`--register-shim takes --dry-run and --unregister only, got ${unknown.join(' ')}`);
+  const { formatReport, registerShim } = await import('./register/register.js');
   const report = registerShim({ dryRun: argv.includes('--dry-run'), unregister: argv.includes('--unregister') });
   process.stdout.write(formatReport(report));
   return report.clients.some((c) => c.status === 'error') ? 1 : 0;
@@ -50,6 +54,7 @@ function registerCommand(argv: string[]): number {
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const config = resolveConfig(argv, env);
+  const { createBridge } = await import('./bridge.js');
   const bridge = await createBridge(config);
   process.stderr.write(
     `aiti-bridge ${bridge.context.version} listening on ${bridge.url}\n` +

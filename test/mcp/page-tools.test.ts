@@ -37,6 +37,15 @@ async function postEvents(page: ScriptedPage, type: string, payload: Json): Prom
 }
 
 describe('page tools against a scripted page', () => {
+  it('page_exec keeps to the configured command timeout when the command has none of its own', async () => {
+    const bridge = await startBridge({ commandTimeoutMs: 300 });
+    await ScriptedPage.connect(bridge.url, { handler: () => new Promise<Json>(() => undefined) });
+    const client = await connectAgent(bridge.url);
+    const result = await callTool(client, 'page_exec', { cmd: 'DOM.getText', args: {} });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('did not answer DOM.getText within 300 ms');
+  });
+
   it('a command without pageId sent while the only page reloads waits for it and runs there', async () => {
     const bridge = await startBridge();
     const seen: Seen = [];

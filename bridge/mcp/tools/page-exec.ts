@@ -60,8 +60,8 @@ function screenshotOf(cmd: string, result: Record<string, Json>): { data: string
     : undefined;
 }
 
-/** Page.waitFor may wait up to its own timeoutMs: the bridge waits that long plus the round trip. */
+/** A command with its own timeoutMs (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
 function commandTimeout(defaultMs: number, cmd: string, args: object): number {
-  const own = 'timeoutMs' in args && typeof args.timeoutMs === 'number' ? args.timeoutMs : 0;
-  return Math.max(defaultMs, own + PAGE_MARGIN_MS);
+  const own = 'timeoutMs' in args && typeof args.timeoutMs === 'number' ? args.timeoutMs : undefined;
+  return own === undefined ? defaultMs : Math.max(defaultMs, own + PAGE_MARGIN_MS);
 }
