@@ -1,41 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../bridge/inbox/journal.js';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { createLogger } from '../../bridge/log.js';
 import type { InboxResult, Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
-import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { http, tempDir } from '../helpers/bridge.js';
+import { CHILD_TOKEN, spawnBridge } from '../helpers/child-bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 
-const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
-const TOKEN = 'crash-test-token';
-
-/** A real bridge in a child process; resolves with its URL once it printed it on stderr. */
-async function spawnBridge(dataDir: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir, '--token', TOKEN], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AITI_LOG: 'warn' },
-  });
-  onCleanup(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bridge did not start; stderr: ${stderr}`)), 30_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (found?.[1]) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`bridge exited with ${code}; stderr: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr };
-}
+const TOKEN = CHILD_TOKEN;
 
 async function allMessages(url: string, agentId: string): Promise<Message[]> {
   const out: Message[] = [];

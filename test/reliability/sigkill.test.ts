@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
 import { connectAgent, type AgentTransportKind } from '../helpers/mcp.js';
-import { CHILD_TOKEN, kill, spawnBridge } from './child-bridge.js';
+import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
 import { SturdyPage } from './sturdy-page.js';
 
 /** A client-side limit on each call, as agents' MCP clients have; a call the bridge never answers ends there. */

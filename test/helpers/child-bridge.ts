@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { onCleanup } from '../helpers/bridge.js';
+import { onCleanup } from './bridge.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 export const CHILD_TOKEN = 'reliability-token';
