@@ -1,4 +1,5 @@
 import { loadavg } from 'node:os';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
 import { journalBench } from './journal.js';
@@ -40,17 +41,7 @@ await section('script', pageScript);
 await section('startup', () => coldStart(notes));
 
 async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
     return await run(browser);
   } finally {

@@ -3,20 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { onCleanup } from './bridge.js';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 
-/** Flags for headless Chromium on this kind of machine (no GPU, no sandbox, no network beyond loopback). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-}
+export { CHROMIUM_ARGS, chromiumPath };
 
 export interface TestBrowser {
   context: BrowserContext;
