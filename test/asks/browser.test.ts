@@ -1,24 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AskOutcome, AskView } from '../../bridge/protocol/index.js';
-import type { Bridge } from '../../bridge/bridge.js';
-import { http, startBridge } from '../helpers/bridge.js';
+import type { AskOutcome } from '../../bridge/protocol/index.js';
+import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
+import { openWindow } from '../helpers/window.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, ensurePageAgentBuilt, openPage } from '../page/harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-async function openWindow(bridge: Bridge) {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${bridge.token}`);
-  await stream.next('state');
-  return {
-    nextAsk: async () => (await stream.next('ask', 10_000)).data as AskView,
-    act: (body: Record<string, unknown>) => http(`${bridge.url}/bridge/answer`, { token: bridge.token, body }),
-  };
-}
 
 function page(tag: string): string {
   return `<!doctype html><html><head><title>Shop</title>${tag}</head><body>

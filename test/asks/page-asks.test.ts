@@ -1,22 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { AskOutcome, AskView, Json } from '../../bridge/protocol/index.js';
-import type { Bridge } from '../../bridge/bridge.js';
-import { http, startBridge } from '../helpers/bridge.js';
+import type { AskOutcome, Json } from '../../bridge/protocol/index.js';
+import { startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { SseClient } from '../helpers/sse.js';
+import { openWindow } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
-
-async function openWindow(bridge: Bridge) {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${bridge.token}`);
-  await stream.next('state');
-  return {
-    stream,
-    nextAsk: async () => (await stream.next('ask', 10_000)).data as AskView,
-    act: (body: Record<string, unknown>) => http(`${bridge.url}/bridge/answer`, { token: bridge.token, body }),
-  };
-}
 
 const PICKED = {
   picked: true,

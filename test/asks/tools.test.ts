@@ -1,23 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { AskOutcome, AskUpdate, AskView, Message } from '../../bridge/protocol/index.js';
-import type { Bridge } from '../../bridge/bridge.js';
+import type { AskOutcome, AskUpdate, Message } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent, resultText, type AgentTransportKind } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
+import { openWindow } from '../helpers/window.js';
 import { sleep, waitFor } from '../helpers/wait.js';
-
-/** The human window as a test drives it: the role=ai stream and POST /bridge/answer. */
-async function openWindow(bridge: Bridge) {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${bridge.token}`);
-  await stream.next('state');
-  return {
-    stream,
-    nextAsk: async () => (await stream.next('ask', 10_000)).data as AskView,
-    act: (body: Record<string, unknown>) => http(`${bridge.url}/bridge/answer`, { token: bridge.token, body }),
-  };
-}
 
 async function setup() {
   const bridge = await startBridge();

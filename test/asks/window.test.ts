@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AskOutcome, AskUpdate, AskView, StateEvent } from '../../bridge/protocol/index.js';
+import type { AskOutcome, AskUpdate, AskView } from '../../bridge/protocol/index.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
-import { SseClient } from '../helpers/sse.js';
+import { openWindow } from '../helpers/window.js';
 import { sleep } from '../helpers/wait.js';
-
-/** The human window as a test drives it: the role=ai stream and POST /bridge/answer. */
-async function openWindow(bridge: Bridge) {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${bridge.token}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  const act = (body: Record<string, unknown>) => http(`${bridge.url}/bridge/answer`, { token: bridge.token, body });
-  return { stream, state, act };
-}
 
 function ask(bridge: Bridge, spec: Partial<Parameters<Bridge['context']['asks']['create']>[0]> = {}) {
   return bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude-code', prompt: 'Ship it?', ...spec });
