@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ClaimAnswer, CommandEvent, Json } from '../bridge/protocol/index.js';
-import { SseClient } from '../test/helpers/sse.js';
+import type { SseClient } from '../test/helpers/sse.js';
+import { claimPage, openPageStream } from '../test/helpers/page-wire.js';
 
 /**
  * A page without a browser, as cheap as a page can be: claims over HTTP, keeps its SSE command stream open, and
@@ -22,18 +22,8 @@ export class LightPage {
   }
 
   static async connect(bridgeUrl: string, n: number): Promise<LightPage> {
-    const instanceId = randomUUID();
-    const url = `http://localhost:3000/app/${n}`;
-    const res = await fetch(`${bridgeUrl}/bridge/claim`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ instanceId, pageKey: url, url, frameworks: [] }),
-    });
-    if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);
-    const claim = (await res.json()) as ClaimAnswer;
-    const q = new URLSearchParams({ role: 'page', instanceId, secret: claim.secret });
-    const stream = await SseClient.open(`${bridgeUrl}/bridge/sse?${q}`);
-    await stream.next('hello', 30_000);
+    const { instanceId, claim } = await claimPage(bridgeUrl, { url: `http://localhost:3000/app/${n}` });
+    const stream = await openPageStream(bridgeUrl, { instanceId, secret: claim.secret }, 30_000);
     return new LightPage(bridgeUrl, claim, stream);
   }
 

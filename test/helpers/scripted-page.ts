@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { ClaimAnswer, CommandEvent, Json } from '../../bridge/protocol/index.js';
 import { onCleanup } from './bridge.js';
-import { SseClient } from './sse.js';
+import type { SseClient } from './sse.js';
+import { claimPage, openPageStream } from './page-wire.js';
 
 export type CommandHandler = (cmd: string, args: Json, command: CommandEvent) => Json | Promise<Json>;
 
@@ -40,21 +40,7 @@ export class ScriptedPage {
       frameworks?: string[];
     } = {},
   ): Promise<ScriptedPage> {
-    const instanceId = options.instanceId ?? randomUUID();
-    const url = options.url ?? 'http://localhost:3000/';
-    const res = await fetch(`${bridgeUrl}/bridge/claim`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', ...(options.origin ? { origin: options.origin } : {}) },
-      body: JSON.stringify({
-        instanceId,
-        secret: options.secret,
-        pageKey: url,
-        url,
-        frameworks: options.frameworks ?? [],
-      }),
-    });
-    if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);
-    const claim = (await res.json()) as ClaimAnswer;
+    const { instanceId, claim } = await claimPage(bridgeUrl, options);
     const page = new ScriptedPage(
       bridgeUrl,
       instanceId,
@@ -69,10 +55,8 @@ export class ScriptedPage {
 
   /** Opens (or re-opens, as after a reload) the page's command stream. */
   async open(frameId?: string): Promise<void> {
-    const q = new URLSearchParams({ role: 'page', instanceId: this.instanceId, secret: this.secret });
-    if (frameId) q.set('frameId', frameId);
-    this.stream = await SseClient.open(`${this.bridgeUrl}/bridge/sse?${q}`, this.origin ? { origin: this.origin } : {});
-    await this.stream.next('hello');
+    const { instanceId, secret, origin } = this;
+    this.stream = await openPageStream(this.bridgeUrl, { instanceId, secret, origin, frameId });
     this.running = true;
     void this.serve(this.stream);
   }

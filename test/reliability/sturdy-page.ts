@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimAnswer, CommandEvent, Json } from '../../bridge/protocol/index.js';
 import { onCleanup } from '../helpers/bridge.js';
-import { SseClient } from '../helpers/sse.js';
+import type { SseClient } from '../helpers/sse.js';
+import { claimPage, openPageStream } from '../helpers/page-wire.js';
 
 /**
  * A scripted page that outlives its bridge: like ScriptedPage it claims over HTTP and answers commands on its
@@ -27,17 +28,8 @@ export class SturdyPage {
   /** `silent`: the page takes commands and never answers them (a page stuck in a long task). */
   static async connect(bridgeUrl: string, options: { silent?: boolean } = {}): Promise<SturdyPage> {
     const instanceId = randomUUID();
-    const url = `http://localhost:3000/${instanceId}`;
-    const res = await fetch(`${bridgeUrl}/bridge/claim`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ instanceId, pageKey: url, url, frameworks: [] }),
-    });
-    if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);
-    const claim = (await res.json()) as ClaimAnswer;
-    const query = new URLSearchParams({ role: 'page', instanceId, secret: claim.secret });
-    const stream = await SseClient.open(`${bridgeUrl}/bridge/sse?${query}`);
-    await stream.next('hello');
+    const { claim } = await claimPage(bridgeUrl, { instanceId, url: `http://localhost:3000/${instanceId}` });
+    const stream = await openPageStream(bridgeUrl, { instanceId, secret: claim.secret });
     const page = new SturdyPage(bridgeUrl, claim, stream, options.silent ?? false);
     onCleanup(() => page.close());
     return page;
