@@ -22,7 +22,7 @@ export default tseslint.config(
   },
   {
     files: ['bridge/**/*.ts'],
-    ignores: ['bridge/page/**', 'bridge/protocol/**'],
+    ignores: ['bridge/page-agent/**', 'bridge/protocol/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -31,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bridge/protocol/**/*.ts', 'bridge/page/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    files: ['bridge/protocol/**/*.ts', 'bridge/page-agent/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     // the Vite config runs in Node at build time, not in the window
     ignores: ['renderer/vite.config.ts'],
     rules: { 'no-restricted-imports': ['error', noNode] },

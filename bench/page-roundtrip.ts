@@ -58,7 +58,7 @@ export async function pageRoundTrip(browser: Browser, calls: number, notes: stri
     const overStdio = await timeEvaluate(stdio, pageId, calls);
     const stdioCpuMs = ((bridge.cpuSeconds() - cpu) * 1000) / (calls + WARMUP);
     notes.push(
-      'page round trip: Runtime.evaluate is a dangerous command (DESIGN §5), so before measuring the human allowed it once "for this page" through the real route (POST /bridge/answer with remember:true on the page_command card); every measured call then runs without a card. Calls are sequential (one in flight), after 20 warm-up calls; the agent and the browser run on the same machine as the bridge.',
+      'page round trip: Runtime.evaluate is a dangerous command (docs/SECURITY.md), so before measuring the human allowed it once "for this page" through the real route (POST /bridge/answer with remember:true on the page_command card); every measured call then runs without a card. Calls are sequential (one in flight), after 20 warm-up calls; the agent and the browser run on the same machine as the bridge.',
     );
     const limit = 1.5 * floor.p50;
     if (overHttp.p50 > limit || overStdio.p50 > limit) {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Bridge configuration (DESIGN §3): flag > environment > default. */
+/** Bridge configuration (README "Configuration"): flag > environment > default. */
 export interface BridgeConfig {
   port: number;
   host: string;

@@ -2,7 +2,7 @@ import type { AgentRegistry } from './agents/registry.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
 import type { Logger } from './log.js';
-import type { HumanHub } from './human/hub.js';
+import type { HumanHub } from './window/hub.js';
 import type { Inbox } from './inbox/inbox.js';
 import type { PageBuffers } from './pages/buffers.js';
 import type { PageEventBus } from './pages/events.js';

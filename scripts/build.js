@@ -18,7 +18,7 @@ const steps = {
   page: async () => {
     const { build } = await import('esbuild');
     const result = await build({
-      entryPoints: [fileURLToPath(new URL('../bridge/page/index.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../bridge/page-agent/index.ts', import.meta.url))],
       outfile: fileURLToPath(new URL('../dist/page/page.js', import.meta.url)),
       bundle: true,
       format: 'iife',
@@ -32,7 +32,7 @@ const steps = {
         {
           name: 'zod-lite',
           setup(b) {
-            const lite = fileURLToPath(new URL('../bridge/page/zod-lite.ts', import.meta.url));
+            const lite = fileURLToPath(new URL('../bridge/page-agent/zod-lite.ts', import.meta.url));
             b.onResolve({ filter: /^zod$/ }, () => ({ path: lite }));
           },
         },

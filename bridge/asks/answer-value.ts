@@ -12,7 +12,7 @@ export interface AnswerRules {
 const PRESENCE = ['present', 'away'];
 
 /**
- * The value of an `answer` action, checked against the ask's kind (DESIGN §6): a boolean for confirmations, one
+ * The value of an `answer` action, checked against the ask's kind (README "Asking the human"): a boolean for confirmations, one
  * offered label (or several when `multiple`) for choices, a string for input, "present"|"away" for presence.
  * Throws a 400 that says what was expected.
  */

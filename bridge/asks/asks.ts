@@ -12,7 +12,7 @@ import {
   type RejectReason,
 } from '../protocol/index.js';
 import { HttpError } from '../http/errors.js';
-import type { HumanHub } from '../human/hub.js';
+import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
 import { hintFor } from './hints.js';
@@ -62,7 +62,7 @@ export interface EndDetails {
 const ENDED_KEPT = 500;
 
 /**
- * Owns the ask lifecycle (DESIGN §6): created → open → (paused ↔ open) → answered | rejected | timed_out | away |
+ * Owns the ask lifecycle (README "Asking the human"): created → open → (paused ↔ open) → answered | rejected | timed_out | away |
  * cancelled. Keeps the countdown on the server, tells the window (`ask`, `ask_update`, `presence` on the hub) and
  * resolves each ask's outcome exactly once, with a hint for the agent. Also owns the human's presence.
  */

@@ -5,7 +5,7 @@ import { summarize } from './ask-human.js';
 import { waitForHuman } from './wait.js';
 
 /**
- * What makes a page command dangerous (DESIGN §5): arbitrary script, leaving the page's origin, writing storage.
+ * What makes a page command dangerous (docs/SECURITY.md): arbitrary script, leaving the page's origin, writing storage.
  * Returns what the human is asked to allow and the key an "allow for this page" approval is remembered under.
  */
 export function pageCommandDanger(page: Page, cmd: string, args: Json): { what: string; key: string } | undefined {

@@ -29,7 +29,7 @@ export interface ReplayedLine {
 }
 
 /**
- * The append-only JSONL journal (DESIGN §8): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
+ * The append-only JSONL journal (README "Inbox, push and the journal"): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
  * then `message` and `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
  *
  * Durability is a group commit: `append` writes its line at once (so file order is call order) and resolves after

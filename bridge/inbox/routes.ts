@@ -6,7 +6,7 @@ import { readBody, readQuery } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { deliver } from './delivery.js';
 
-/** The human's side of the inbox (DESIGN §4): push, history, status. All need the window guard. */
+/** The human's side of the inbox (README "HTTP surface"): push, history, status. All need the window guard. */
 export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guards): void {
   router.post('/bridge/push', guards.window, async (ctx) => {
     const body = await readBody(ctx, PushBody);

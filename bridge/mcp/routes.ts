@@ -19,7 +19,7 @@ export const SHIM_HEADER = 'x-aiti-transport';
 export const AGENT_HEADER = 'x-aiti-agent';
 
 /**
- * `/mcp/mcp` (and `/aiti/mcp/mcp`): Streamable HTTP sessions and stateless calls (DESIGN §4).
+ * `/mcp/mcp` (and `/aiti/mcp/mcp`): Streamable HTTP sessions and stateless calls (README "HTTP surface").
  * A POST `initialize` without a session id creates a session; any other POST without one is stateless.
  */
 export const mcpRoutes: RouteSetup = (router, bridge, guards) => {

@@ -88,7 +88,7 @@ export class McpSession {
     this.bridge.agents.link(this.agent, id, this.link);
   }
 
-  /** The GET stream closed: the session ends with it (DESIGN §4). */
+  /** The GET stream closed: the session ends with it (README "HTTP surface"). */
   streamClosed(): void {
     if (this.streamOpen) this.end('its GET stream closed');
   }

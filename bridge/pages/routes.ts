@@ -19,7 +19,7 @@ import { SseStream } from '../http/sse.js';
 const RESULT_LIMIT = 16 * 1024 * 1024;
 const EVENT_LIMIT = 2 * 1024 * 1024;
 
-/** Page side of DESIGN §4: CORS open (pages come from any dev server), secret-checked. */
+/** Page side of README "HTTP surface": CORS open (pages come from any dev server), secret-checked. */
 export function pageRoutes(router: Router, bridge: BridgeContext): void {
   const { pages, requests, pageEvents } = bridge;
   const cors = openCors();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentId, AskId, IsoTime, JsonValue, PageId } from './common.js';
 
-/** Asking the human (DESIGN §6): ask kinds, the `ask` event, answers and outcomes. */
+/** Asking the human (README "Asking the human"): ask kinds, the `ask` event, answers and outcomes. */
 
 export const AskKind = z.enum([
   'user_confirm',

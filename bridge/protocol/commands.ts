@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Page commands for page_exec (DESIGN §7): one args schema per command. The page agent validates with the
+ * Page commands for page_exec (README "Page commands"): one args schema per command. The page agent validates with the
  * same schemas before running a command, so both sides agree on every argument.
  */
 

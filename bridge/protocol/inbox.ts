@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentId, IsoTime, JsonValue, MsgId } from './common.js';
 
-/** Inbox messages and the journal (DESIGN §8). */
+/** Inbox messages and the journal (README "Inbox, push and the journal"). */
 
 export const MessageKind = z.enum([
   'user_message',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FrameId, IsoTime, JsonValue, PageId, RequestId } from './common.js';
 
-/** Page-side wire shapes (DESIGN §4, page side). */
+/** Page-side wire shapes (README "HTTP surface", page side). */
 
 export const Frameworks = z.array(z.string().min(1).max(64)).max(32);
 

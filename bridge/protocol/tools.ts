@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentId, AskId, FrameId, IsoTime, JsonValue, MsgId, PageId } from './common.js';
 
-/** MCP tool input shapes (DESIGN §6). The MCP server registers these; `aiti-bridge call` validates with them. */
+/** MCP tool input shapes (README "Asking the human"). The MCP server registers these; `aiti-bridge call` validates with them. */
 
 const pageId = PageId.optional().describe('target page; optional when one page is connected or aiti_hello bound one');
 const asyncFlag = z.boolean().optional().describe('return {askId} at once; the outcome arrives in aiti_inbox');

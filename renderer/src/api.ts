@@ -18,7 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The window's REST calls (DESIGN §4, human side), each answer checked against the wire contract. */
+/** The window's REST calls (README "HTTP surface", human side), each answer checked against the wire contract. */
 export interface Api {
   answer(body: AnswerBody): Promise<void>;
   push(body: PushBody): Promise<PushAnswer>;

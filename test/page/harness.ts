@@ -19,10 +19,13 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds dist/page/page.js when it is missing or older than its sources (bridge/page, bridge/protocol). */
+/** Builds dist/page/page.js when it is missing or older than its sources (bridge/page-agent, bridge/protocol). */
 export function ensurePageAgentBuilt(): void {
   const out = join(root, 'dist', 'page', 'page.js');
-  const sources = Math.max(newestSource(join(root, 'bridge', 'page')), newestSource(join(root, 'bridge', 'protocol')));
+  const sources = Math.max(
+    newestSource(join(root, 'bridge', 'page-agent')),
+    newestSource(join(root, 'bridge', 'protocol')),
+  );
   if (existsSync(out) && statSync(out).mtimeMs >= sources) return;
   execFileSync(process.execPath, [join(root, 'scripts', 'build.js'), 'page'], { cwd: root, stdio: 'inherit' });
 }

@@ -1,5 +1,5 @@
 import { ToolInputs } from '../../protocol/index.js';
-import { composeState } from '../../human/state.js';
+import { composeState } from '../../window/state.js';
 import { isConnected } from '../../pages/registry.js';
 import { defineTool } from '../tool.js';
 

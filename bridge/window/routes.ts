@@ -5,7 +5,7 @@ import type { BridgeContext } from '../context.js';
 import { readBody, readQuery } from '../http/body.js';
 import { SseStream } from '../http/sse.js';
 
-/** Human side of DESIGN §4 (the window guard — Origin, then token — is applied by the app). */
+/** Human side of README "HTTP surface" (the window guard — Origin, then token — is applied by the app). */
 export function humanRoutes(router: Router, bridge: BridgeContext, guard: RouterMiddleware): void {
   router.get('/bridge/sessions', guard, (ctx) => {
     ctx.body = bridge.pages.sessions();
