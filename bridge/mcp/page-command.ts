@@ -1,22 +1,48 @@
-import { MAIN_FRAME, type Json } from '../protocol/index.js';
+import {
+  describeZodError,
+  MAIN_FRAME,
+  PageCommands,
+  type Json,
+  type PageCommandArgs,
+  type PageCommandName,
+} from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
-import type { ToolCall } from './tool.js';
+import { ToolError, type ToolCall } from './tool.js';
 
 /** Extra time the bridge gives a page beyond a command's own wait, for the round trip. */
 export const PAGE_MARGIN_MS = 5_000;
 
 /**
- * Sends one page command on behalf of a tool and returns the page's answer. The request is abandoned (and
- * the tool fails) when the client cancels the call or its session ends.
+ * The arguments of a page command, checked with the schema the page agent checks them with: arguments the page
+ * would refuse fail here, as a ToolError naming the field (under `fieldPrefix`, e.g. "args."), before anything
+ * is sent or shown to the human.
+ */
+export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, fieldPrefix = ''): Json {
+  const parsed = PageCommands[cmd].safeParse(args ?? {});
+  if (!parsed.success) {
+    const { message, field } = describeZodError(parsed.error);
+    throw new ToolError(
+      `${cmd} args ${message}`,
+      field ? `${fieldPrefix}${field}` : fieldPrefix.replace(/\.$/, '') || undefined,
+    );
+  }
+  return parsed.data as PageCommandArgs<N> & Json;
+}
+
+/**
+ * Sends one page command on behalf of a tool and returns the page's answer. The arguments are checked first
+ * (checkPageArgs). The request is abandoned (and the tool fails) when the client cancels the call or its
+ * session ends.
  */
 export async function runPageCommand(
   call: ToolCall,
   page: Page,
-  cmd: string,
-  args: Json,
+  cmd: PageCommandName,
+  args: unknown,
   options: { frameId?: string; timeoutMs?: number } = {},
 ): Promise<Json> {
-  const sent = call.bridge.requests.send(page, cmd, args, {
+  const checked = checkPageArgs(cmd, args);
+  const sent = call.bridge.requests.send(page, cmd, checked, {
     frameId: options.frameId ?? MAIN_FRAME,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });

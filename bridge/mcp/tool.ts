@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolName } from '../protocol/index.js';
 import type { Agent } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 
@@ -32,21 +31,40 @@ export interface ToolResult {
   images?: Array<{ data: string; mimeType: string }>;
 }
 
+declare const toolName: unique symbol;
+
 /**
- * One MCP tool (one per file, Playwright-MCP style). Handlers never format errors: they throw, and the one
- * dispatcher turns the error (or a zod failure naming the field) into an `isError` result.
+ * A tool's input schema, marked (in the types only) with the name of the tool it belongs to, so that
+ * `defineTool({name: 'page_logs', inputSchema: <page_network's schema>})` fails to compile.
  */
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
-  name: ToolName;
+export type ToolInputSchema<N extends string = string, S extends z.ZodObject = z.ZodObject> = S & {
+  readonly [toolName]: N;
+};
+
+/** Marks `schema` as the input of tool `name` (no runtime change). */
+export function toolInput<const N extends string, S extends z.ZodObject>(_name: N, schema: S): ToolInputSchema<N, S> {
+  return schema as ToolInputSchema<N, S>;
+}
+
+/**
+ * One MCP tool (one per file, Playwright-MCP style): its input schema lives beside its handler. Handlers never
+ * format errors: they throw, and the one dispatcher turns the error (or a zod failure naming the field) into an
+ * `isError` result.
+ */
+export interface ToolDefinition<N extends string = string, S extends z.ZodObject = z.ZodObject> {
+  name: N;
   title: string;
   description: string;
-  inputSchema: S;
+  /** the schema of this tool and no other (see ToolInputSchema) */
+  inputSchema: ToolInputSchema<NoInfer<N>, S>;
   annotations?: ToolAnnotations;
   handle(args: z.infer<S>, call: ToolCall): Promise<ToolResult>;
 }
 
-/** Keeps the schema's type through the flat registry array. */
-export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {
+/** Keeps the name and the schema's type through the flat registry array. */
+export function defineTool<const N extends string, S extends z.ZodObject>(
+  tool: ToolDefinition<N, S>,
+): ToolDefinition<N, S> {
   return tool;
 }
 

@@ -76,3 +76,6 @@ export const AskOutcome = z.object({
   hint: z.string(),
 });
 export type AskOutcome = z.infer<typeof AskOutcome>;
+
+/** Async ask answer: returned at once by user_* tools with async:true. */
+export const AsyncAskAnswer = z.object({ askId: AskId, status: z.literal('open') });

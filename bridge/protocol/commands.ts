@@ -73,21 +73,30 @@ export const PageCommands = {
     key: z.string().min(1).max(1024),
     value: z.string().max(1_000_000).nullable().describe('null removes the key'),
   }),
-  /** Internal: the page half of page_snapshot, self_ui, form_fill and user_pick_element. */
+  /**
+   * Internal: the page halves of page_snapshot, self_ui, form_fill, user_pick_element and user_notify. Those tools
+   * derive their input from these schemas (bridge/mcp/tools/), so a limit here is the tool's limit too.
+   */
   'Snapshot.take': z.object({ maxDepth: z.number().int().positive().max(200).optional() }),
   'UI.scan': z.object({}),
   'UI.fill': z.object({
-    dialog: z.string().max(1024).optional(),
-    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-    button: z.string().max(1024).optional(),
+    dialog: z
+      .string()
+      .max(1024)
+      .optional()
+      .describe('dialog title or selector; default the topmost open dialog, else the page'),
+    fields: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .describe('{"<label | placeholder | name | css=selector>": value}'),
+    button: z.string().max(1024).optional().describe('a button label or target to click after filling'),
   }),
   'User.pick': z.object({
-    prompt: z.string().max(2000),
+    prompt: z.string().min(1).max(2000),
     timeoutMs: z.number().int().positive().max(3_600_000).optional().describe('close the picker after this long'),
   }),
   /** Closes the open picker: its ask ended in the window (rejected, timed out, cancelled). */
   'User.pickEnd': z.object({}),
-  'User.notify': z.object({ body: z.string().max(4000), title: z.string().max(200).optional() }),
+  'User.notify': z.object({ body: z.string().min(1).max(4000), title: z.string().max(200).optional() }),
 } as const;
 
 export type PageCommandName = keyof typeof PageCommands;

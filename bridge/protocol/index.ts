@@ -9,5 +9,4 @@ export * from './snapshot.js';
 export * from './inbox.js';
 export * from './asks.js';
 export * from './human.js';
-export * from './tools.js';
 export * from './format.js';

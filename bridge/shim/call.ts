@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, OPTIONS } from '../config.js';
-import { describeZodError, ToolInputs, type ToolName } from '../protocol/index.js';
+import { findTool } from '../mcp/tools/index.js';
+import { describeZodError } from '../protocol/index.js';
 import { bridgeVersion } from '../version.js';
 import { bridgeTarget } from './connection.js';
 
@@ -41,8 +42,9 @@ export async function runCall(
       throw new ConfigError(`the arguments must be a JSON object, got ${json}`);
     }
   }
-  if (tool && Object.prototype.hasOwnProperty.call(ToolInputs, tool)) {
-    const parsed = ToolInputs[tool as ToolName].safeParse(args);
+  const definition = tool ? findTool(tool) : undefined;
+  if (definition) {
+    const parsed = definition.inputSchema.safeParse(args);
     if (!parsed.success) {
       out.stderr(`aiti-bridge call ${tool}: ${describeZodError(parsed.error).message}\n`);
       return 1;

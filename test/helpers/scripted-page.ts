@@ -70,12 +70,14 @@ export class ScriptedPage {
         continue;
       }
       const command = event.data as CommandEvent;
+      let answer: { ok: true; result: Json } | { ok: false; error: string };
       try {
-        const result = await this.handler(command.cmd, command.args, command);
-        await this.post({ ok: true, result, requestId: command.requestId });
+        answer = { ok: true, result: await this.handler(command.cmd, command.args, command) };
       } catch (error) {
-        await this.post({ ok: false, error: (error as Error).message, requestId: command.requestId });
+        answer = { ok: false, error: (error as Error).message };
       }
+      // The bridge may have closed meanwhile (a test ending): the answer is lost, as a real page's would be.
+      await this.post({ ...answer, requestId: command.requestId }).catch(() => undefined);
     }
   }
 

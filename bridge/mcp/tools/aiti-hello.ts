@@ -1,6 +1,8 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
+import { AgentId } from '../../protocol/index.js';
 import { connectedList } from '../resolve-page.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool, toolInput, ToolError } from '../tool.js';
+import { pageId } from './args.js';
 
 const HOW_TO = [
   'Messages from the human (and async answers, and page events you subscribed to) wait in your inbox; every tool result ends with a one-line notice while some are unread.',
@@ -14,7 +16,14 @@ export const aitiHello = defineTool({
   title: 'Introduce yourself',
   description:
     'Binds this session to your agent id (stable across reconnects and bridge restarts: pass the same agentId again), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.',
-  inputSchema: ToolInputs.aiti_hello,
+  inputSchema: toolInput(
+    'aiti_hello',
+    z.object({
+      agentId: AgentId.optional(),
+      pageId,
+      subEvents: z.array(z.enum(['page_error', 'page_log', 'page_network'])).optional(),
+    }),
+  ),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   async handle({ agentId, pageId, subEvents }, call) {
     const { bridge } = call;

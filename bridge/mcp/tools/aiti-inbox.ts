@@ -1,12 +1,13 @@
-import { ToolInputs, type InboxResult } from '../../protocol/index.js';
-import { defineTool } from '../tool.js';
+import { z } from 'zod';
+import { MsgId, type InboxResult } from '../../protocol/index.js';
+import { defineTool, toolInput } from '../tool.js';
 
 export const aitiInbox = defineTool({
   name: 'aiti_inbox',
   title: 'Read your inbox',
   description:
     'Your messages from the human (pushes, async answers to user_* asks) and the page events you subscribed to with aiti_hello. Returns the pending messages, oldest first (up to 50; they become "delivered": reading never consumes), and queueSize, the messages not yet consumed. Pass ack: [ids] once you have handled messages: they become "consumed" and stay in the human\'s history. Unknown ids are reported, not fatal.',
-  inputSchema: ToolInputs.aiti_inbox,
+  inputSchema: toolInput('aiti_inbox', z.object({ ack: z.array(MsgId).optional() })),
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   async handle({ ack }, call) {
     const { inbox } = call.bridge;

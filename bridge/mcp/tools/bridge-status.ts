@@ -1,14 +1,14 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
 import { composeState } from '../../window/state.js';
 import { isConnected } from '../../pages/registry.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
 
 export const bridgeStatus = defineTool({
   name: 'bridge_status',
   title: 'Bridge status',
   description:
     'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, and how many questions to the human are open. Call it first, and whenever a tool says a page is not connected.',
-  inputSchema: ToolInputs.bridge_status,
+  inputSchema: toolInput('bridge_status', z.object({})),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle(_args, call) {
     const { bridge, agent } = call;

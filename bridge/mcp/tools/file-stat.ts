@@ -1,14 +1,14 @@
 import { lstat, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { ToolInputs } from '../../protocol/index.js';
-import { defineTool, ToolError } from '../tool.js';
+import { z } from 'zod';
+import { defineTool, toolInput, ToolError } from '../tool.js';
 
 export const fileStat = defineTool({
   name: 'file_stat',
   title: 'File info',
   description:
     'Whether a file or directory exists on this machine, and its type, size and modification time. Takes absolute paths only (e.g. to check that a build wrote its output).',
-  inputSchema: ToolInputs.file_stat,
+  inputSchema: toolInput('file_stat', z.object({ path: z.string().min(1).describe('an absolute path') })),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle({ path }) {
     if (!isAbsolute(path)) {

@@ -1,18 +1,19 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { PageCommands } from '../../protocol/index.js';
 import { asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { pageId } from './args.js';
 
 export const formFill = defineTool({
   name: 'form_fill',
   title: 'Fill a form',
   description:
     'Fills fields of the topmost open dialog (or the dialog named by "dialog", or the page) the way a person would: native value setters plus input/change events, so React, Vue and other frameworks see the change. Fields are keyed by label, placeholder, name or "css=<selector>"; values are strings, numbers, booleans (checkboxes) or string arrays (multi-selects). "button" clicks a button by label or target afterwards. Example: {"fields":{"Email":"a@b.c","Remember me":true},"button":"Sign in"}.',
-  inputSchema: ToolInputs.form_fill,
+  // the page command's own arguments, so their limits are the tool's limits
+  inputSchema: toolInput('form_fill', PageCommands['UI.fill'].extend({ pageId })),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-  async handle({ pageId, dialog, fields, button }, call) {
+  async handle({ pageId, ...args }, call) {
     const page = resolvePage(call, pageId);
-    const args = { fields, ...(dialog !== undefined ? { dialog } : {}), ...(button !== undefined ? { button } : {}) };
     const result = asObject(await runPageCommand(call, page, 'UI.fill', args));
     return { structured: { pageId: page.pageId, ...result } };
   },

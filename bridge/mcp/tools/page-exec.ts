@@ -1,21 +1,24 @@
-import {
-  describeZodError,
-  PageCommands,
-  PUBLIC_COMMANDS,
-  ToolInputs,
-  isPageCommand,
-  type Json,
-} from '../../protocol/index.js';
+import { z } from 'zod';
+import { FrameId, JsonValue, PUBLIC_COMMANDS, isPageCommand, type Json } from '../../protocol/index.js';
 import { confirmPageCommand } from '../../asks/page-gate.js';
-import { PAGE_MARGIN_MS, asObject, runPageCommand } from '../page-command.js';
+import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool, toolInput, ToolError } from '../tool.js';
+import { pageId } from './args.js';
 
 export const pageExec = defineTool({
   name: 'page_exec',
   title: 'Run a page command',
   description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. Script evaluation, storage writes and leaving the page's origin wait for the human's confirmation.`,
-  inputSchema: ToolInputs.page_exec,
+  inputSchema: toolInput(
+    'page_exec',
+    z.object({
+      pageId,
+      frameId: FrameId.optional(),
+      cmd: z.string().min(1).describe('a page command such as "Input.click" (see the page command list)'),
+      args: z.record(z.string(), JsonValue).optional().describe('the command arguments'),
+    }),
+  ),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle({ pageId, frameId, cmd, args }, call) {
     if (!isPageCommand(cmd) || !PUBLIC_COMMANDS.includes(cmd)) {
@@ -27,17 +30,12 @@ export const pageExec = defineTool({
         'cmd',
       );
     }
-    const parsed = PageCommands[cmd].safeParse(args ?? {});
-    if (!parsed.success) {
-      const { message, field } = describeZodError(parsed.error);
-      throw new ToolError(`${cmd} args ${message}`, field ? `args.${field}` : 'args');
-    }
+    const commandArgs = checkPageArgs(cmd, args, 'args.');
     const page = resolvePage(call, pageId);
-    const commandArgs = parsed.data as Json;
     await confirmPageCommand(call, page, cmd, commandArgs);
     const result = await runPageCommand(call, page, cmd, commandArgs, {
       ...(frameId ? { frameId } : {}),
-      timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, parsed.data),
+      timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
     });
     const image = screenshotOf(cmd, asObject(result));
     if (image) {
@@ -61,7 +59,7 @@ function screenshotOf(cmd: string, result: Record<string, Json>): { data: string
 }
 
 /** A command with its own timeoutMs (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
-function commandTimeout(defaultMs: number, cmd: string, args: object): number {
-  const own = 'timeoutMs' in args && typeof args.timeoutMs === 'number' ? args.timeoutMs : undefined;
-  return own === undefined ? defaultMs : Math.max(defaultMs, own + PAGE_MARGIN_MS);
+function commandTimeout(defaultMs: number, cmd: string, args: Json): number {
+  const own = args && typeof args === 'object' && !Array.isArray(args) ? args.timeoutMs : undefined;
+  return typeof own === 'number' ? Math.max(defaultMs, own + PAGE_MARGIN_MS) : defaultMs;
 }

@@ -1,6 +1,8 @@
-import { ToolInputs, type LogEntry } from '../../protocol/index.js';
+import { z } from 'zod';
+import { IsoTime, type LogEntry } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool, toolInput, ToolError } from '../tool.js';
+import { pageId } from './args.js';
 
 const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
 export const DEFAULT_LIMIT = 100;
@@ -10,7 +12,15 @@ export const pageLogs = defineTool({
   title: 'Page console',
   description:
     'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
-  inputSchema: ToolInputs.page_logs,
+  inputSchema: toolInput(
+    'page_logs',
+    z.object({
+      pageId,
+      level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional().describe('this level and above'),
+      since: IsoTime.optional(),
+      limit: z.number().int().positive().max(1000).optional(),
+    }),
+  ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle({ pageId, level, since, limit }, call) {
     const page = resolvePage(call, pageId, { remembered: true });

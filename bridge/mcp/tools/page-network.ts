@@ -1,6 +1,8 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
+import { IsoTime } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { pageId } from './args.js';
 import { DEFAULT_LIMIT, sinceTime } from './page-logs.js';
 
 export const pageNetwork = defineTool({
@@ -8,7 +10,15 @@ export const pageNetwork = defineTool({
   title: 'Page network',
   description:
     'Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since (ISO time, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100).',
-  inputSchema: ToolInputs.page_network,
+  inputSchema: toolInput(
+    'page_network',
+    z.object({
+      pageId,
+      since: IsoTime.optional(),
+      limit: z.number().int().positive().max(1000).optional(),
+      failedOnly: z.boolean().optional(),
+    }),
+  ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle({ pageId, since, limit, failedOnly }, call) {
     const page = resolvePage(call, pageId, { remembered: true });

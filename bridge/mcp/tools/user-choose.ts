@@ -1,6 +1,7 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
-import { ToolError, defineTool } from '../tool.js';
+import { ToolError, defineTool, toolInput } from '../tool.js';
+import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 
 export const userChoose = defineTool({
   name: 'user_choose',
@@ -9,7 +10,18 @@ export const userChoose = defineTool({
     'Asks the human to pick one of the choices (or several with multiple:true) on a card in the AITI window, with a ' +
     'countdown. Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the chosen label, ' +
     'or an array of labels when multiple; follow the hint for the other outcomes.',
-  inputSchema: ToolInputs.user_choose,
+  inputSchema: toolInput(
+    'user_choose',
+    z.object({
+      pageId,
+      prompt,
+      choices: z.array(z.string().min(1)).min(2).max(50),
+      multiple: z.boolean().optional(),
+      async: asyncFlag,
+      timeoutMs: askTimeoutMs,
+      wait: waitFlag,
+    }),
+  ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) => {
     const twice = args.choices.filter((c, i) => args.choices.indexOf(c) !== i);

@@ -1,6 +1,7 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 
 export const userConfirm = defineTool({
   name: 'user_confirm',
@@ -9,7 +10,10 @@ export const userConfirm = defineTool({
     'Asks the human a yes/no question on a card in the AITI window, with a countdown (timeoutMs, default 120 s). ' +
     'Waits for the outcome unless async:true (then the outcome arrives in aiti_inbox). The result is ' +
     '{status: answered|rejected|timed_out|away|cancelled, value (true/false), note?, reason?, text?, hint}: follow the hint.',
-  inputSchema: ToolInputs.user_confirm,
+  inputSchema: toolInput(
+    'user_confirm',
+    z.object({ pageId, prompt, async: asyncFlag, timeoutMs: askTimeoutMs, wait: waitFlag }),
+  ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) =>
     askHuman(

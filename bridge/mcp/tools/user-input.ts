@@ -1,6 +1,7 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 
 export const userInput = defineTool({
   name: 'user_input',
@@ -9,7 +10,17 @@ export const userInput = defineTool({
     'Asks the human to type an answer (prefilled with defaultValue) on a card in the AITI window, with a countdown. ' +
     'Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the text; follow the hint ' +
     'for the other outcomes.',
-  inputSchema: ToolInputs.user_input,
+  inputSchema: toolInput(
+    'user_input',
+    z.object({
+      pageId,
+      prompt,
+      defaultValue: z.string().optional(),
+      async: asyncFlag,
+      timeoutMs: askTimeoutMs,
+      wait: waitFlag,
+    }),
+  ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) =>
     askHuman(

@@ -1,7 +1,9 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { PageCommands } from '../../protocol/index.js';
 import { isConnected } from '../../pages/registry.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool } from '../tool.js';
+import { checkPageArgs } from '../page-command.js';
+import { defineTool, toolInput } from '../tool.js';
+import { pageId } from './args.js';
 
 export const userNotify = defineTool({
   name: 'user_notify',
@@ -9,12 +11,14 @@ export const userNotify = defineTool({
   description:
     'Tells the human something without waiting for an answer: a desktop notification from the AITI app (and a line ' +
     'in its window), and a browser notification on the page when one is named or bound with aiti_hello. Returns at once.',
-  inputSchema: ToolInputs.user_notify,
+  // User.notify's own arguments: a body the page would refuse is refused here, before the window shows it
+  inputSchema: toolInput('user_notify', PageCommands['User.notify'].extend({ pageId })),
   annotations: { readOnlyHint: true, openWorldHint: true },
-  handle: async (args, call) => {
+  handle: async ({ pageId, ...args }, call) => {
     const { bridge, agent } = call;
+    const notice = checkPageArgs('User.notify', args);
     const bound = agent.pageId ? bridge.pages.get(agent.pageId) : undefined;
-    const page = args.pageId ? resolvePage(call, args.pageId) : bound && isConnected(bound) ? bound : undefined;
+    const page = pageId ? resolvePage(call, pageId) : bound && isConnected(bound) ? bound : undefined;
     const title = args.title !== undefined ? { title: args.title } : {};
     bridge.hub.broadcast('notify', {
       agentId: agent.agentId,
@@ -25,11 +29,7 @@ export const userNotify = defineTool({
     if (page) {
       // Not awaited: a notification never holds the agent; a page that cannot show it only loses the copy there.
       bridge.requests
-        .send(
-          page,
-          'User.notify',
-          args.title !== undefined ? { body: args.body, title: args.title } : { body: args.body },
-        )
+        .send(page, 'User.notify', notice)
         .catch((error: Error) =>
           bridge.log.child('asks').warn(`User.notify on ${page.pageId} failed: ${error.message}`),
         );

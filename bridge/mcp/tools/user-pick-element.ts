@@ -1,8 +1,10 @@
-import { MAX_ASK_TIMEOUT_MS, PickResult, ToolInputs } from '../../protocol/index.js';
+import { MAX_ASK_TIMEOUT_MS, PageCommands, PickResult } from '../../protocol/index.js';
 import { askHuman } from '../../asks/ask-human.js';
 import type { Asks } from '../../asks/asks.js';
+import { checkPageArgs } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { askTimeoutMs, pageId, waitFlag } from './args.js';
 
 export const userPickElement = defineTool({
   name: 'user_pick_element',
@@ -11,10 +13,15 @@ export const userPickElement = defineTool({
     'Opens the element picker on the page: the human hovers and clicks the element they mean (Esc cancels). The ask ' +
     'also shows in the AITI window with a countdown, where it can be paused or rejected. value is ' +
     '{selector, ref, tag, role?, name?, text, rect, source?}; use its ref or selector with page_exec.',
-  inputSchema: ToolInputs.user_pick_element,
+  // User.pick's own prompt (its length cap included), so a prompt the page would refuse never opens a card
+  inputSchema: toolInput(
+    'user_pick_element',
+    PageCommands['User.pick'].extend({ pageId, timeoutMs: askTimeoutMs, wait: waitFlag }),
+  ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) => {
     const page = resolvePage(call, args.pageId);
+    const pick = checkPageArgs('User.pick', { prompt: args.prompt });
     const { asks, requests } = call.bridge;
     return askHuman(
       call,
@@ -29,7 +36,7 @@ export const userPickElement = defineTool({
         wait: args.wait ?? false,
         onOpen: (ask) => {
           // The ask owns the countdown (the window may pause it), so the page request waits as long as an ask can.
-          requests.send(page, 'User.pick', { prompt: args.prompt }, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
+          requests.send(page, 'User.pick', pick, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
             (result) => endWithPick(asks, ask.askId, result),
             (error: Error) => asks.end(ask.askId, 'cancelled', { text: `the page could not pick: ${error.message}` }),
           );

@@ -1,6 +1,7 @@
-import { ToolInputs } from '../../protocol/index.js';
+import { z } from 'zod';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
-import { defineTool } from '../tool.js';
+import { defineTool, toolInput } from '../tool.js';
+import { askTimeoutMs, pageId } from './args.js';
 
 export const userPresence = defineTool({
   name: 'user_presence',
@@ -9,7 +10,15 @@ export const userPresence = defineTool({
     'Asks whether the human is there. status "answered" with value "present", or status "away" (they said so, ' +
     'did not answer within timeoutMs, or were already marked away — then at once, unless wait:true). While the ' +
     'human is marked away, other sync questions also answer "away" at once.',
-  inputSchema: ToolInputs.user_presence,
+  inputSchema: toolInput(
+    'user_presence',
+    z.object({
+      pageId,
+      prompt: z.string().optional(),
+      timeoutMs: askTimeoutMs,
+      wait: z.boolean().optional().describe('wait for the human even when marked away'),
+    }),
+  ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) =>
     askHuman(

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { MAX_ASK_TIMEOUT_MS, PageId } from '../../protocol/index.js';
+
+/** Arguments several tools share, described once so every tool explains them the same way. */
+
+export const pageId = PageId.optional().describe(
+  'target page; optional when one page is connected or aiti_hello bound one',
+);
+export const asyncFlag = z.boolean().optional().describe('return {askId} at once; the outcome arrives in aiti_inbox');
+export const waitFlag = z
+  .boolean()
+  .optional()
+  .describe('wait for the human even when they are marked away (otherwise the answer is "away" at once)');
+export const askTimeoutMs = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_ASK_TIMEOUT_MS)
+  .optional()
+  .describe('how long the human has, in ms (default 120000)');
+export const prompt = z.string().min(1);

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { runPageCommand } from '../../bridge/mcp/page-command.js';
+import { defineTool, ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
+import { TOOLS } from '../../bridge/mcp/tools/index.js';
+import { pageLogs } from '../../bridge/mcp/tools/page-logs.js';
+import { pageNetwork } from '../../bridge/mcp/tools/page-network.js';
+import { PageCommands, type Json, type PageCommandName } from '../../bridge/protocol/index.js';
+import { startBridge } from '../helpers/bridge.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { ScriptedPage } from '../helpers/scripted-page.js';
+import { openWindow } from '../helpers/window.js';
+
+/** The dedicated tools that run one page command, and that command. */
+const PAGE_HALVES: Record<string, PageCommandName> = {
+  user_pick_element: 'User.pick',
+  user_notify: 'User.notify',
+  form_fill: 'UI.fill',
+  self_ui: 'UI.scan',
+  page_snapshot: 'Snapshot.take',
+};
+/** Tool arguments that deliberately differ from the command's (the ask's countdown is not the picker's). */
+const OWN_ARGS = new Set(['pageId', 'frameId', 'timeoutMs', 'wait']);
+
+describe('tool schemas live with their tools', () => {
+  it("a tool cannot be given another tool's schema (checked by tsc -p test)", () => {
+    const mismatched = () =>
+      defineTool({
+        name: 'page_logs',
+        title: 'wrong',
+        description: 'a tool pointing at the schema of another tool',
+        // @ts-expect-error: page_network's schema is not page_logs' schema; defineTool must refuse the pair
+        inputSchema: pageNetwork.inputSchema,
+        handle: async () => ({ structured: {} }),
+      });
+    expect(typeof mismatched).toBe('function');
+    expect(pageLogs.inputSchema).not.toBe(pageNetwork.inputSchema);
+  });
+
+  it('every tool in the registry has a unique name and an object schema', () => {
+    const names = TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const tool of TOOLS) expect(tool.inputSchema, tool.name).toBeInstanceOf(z.ZodObject);
+  });
+
+  it("a dedicated tool's arguments are its page command's own schemas, so limits cannot drift", () => {
+    for (const [toolName, cmd] of Object.entries(PAGE_HALVES)) {
+      const tool = TOOLS.find((t) => t.name === toolName);
+      const toolShape: Record<string, unknown> = tool?.inputSchema.shape ?? {};
+      const commandShape: Record<string, unknown> = PageCommands[cmd].shape;
+      for (const [key, schema] of Object.entries(toolShape)) {
+        if (OWN_ARGS.has(key)) continue;
+        expect(schema, `${toolName}.${key} is ${cmd}.${key}`).toBe(commandShape[key]);
+      }
+    }
+  });
+});
+
+describe('arguments a page would refuse fail before anything happens', () => {
+  it('user_pick_element with a 3,000-character prompt is a tool error naming the limit, and no card opens', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const received: string[] = [];
+    await ScriptedPage.connect(bridge.url, {
+      handler: (cmd) => {
+        received.push(cmd);
+        return { picked: false, reason: 'cancelled' };
+      },
+    });
+    const agent = await connectAgent(bridge.url);
+
+    const result = await callTool(agent, 'user_pick_element', { prompt: 'x'.repeat(3000) });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/field "prompt".*2000/);
+    expect(result.structuredContent).toMatchObject({ field: 'prompt' });
+
+    // the next card the window sees is the next question, not a picker for the refused one
+    await callTool(agent, 'user_confirm', { prompt: 'Still there?', async: true });
+    const card = await window.nextAsk();
+    expect(card).toMatchObject({ kind: 'user_confirm', prompt: 'Still there?' });
+    expect(window.stream.events.filter((e) => e.event === 'ask')).toHaveLength(1);
+    expect(received).toEqual([]);
+  });
+
+  it('user_notify with a body longer than User.notify takes is refused before the window is notified', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const agent = await connectAgent(bridge.url);
+    const result = await callTool(agent, 'user_notify', { body: 'y'.repeat(4001) });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/field "body".*4000/);
+    const ok = await callTool(agent, 'user_notify', { body: 'done' });
+    expect(ok.isError).toBeFalsy();
+    expect((await window.stream.next('notify')).data).toMatchObject({ body: 'done' });
+    expect(window.stream.events.filter((e) => e.event === 'notify')).toHaveLength(1);
+  });
+
+  it('runPageCommand checks the arguments against the command schema before sending', async () => {
+    const bridge = await startBridge();
+    const received: Json[] = [];
+    const scripted = await ScriptedPage.connect(bridge.url, {
+      handler: (_cmd, args) => {
+        received.push(args);
+        return { ok: true };
+      },
+    });
+    const page = bridge.context.pages.get(scripted.pageId);
+    if (!page) throw new Error('the scripted page is not registered');
+    const agent = bridge.context.agents.ensure('runner', { transport: 'stateless' });
+    const call: ToolCall = {
+      bridge: bridge.context,
+      agent,
+      signal: new AbortController().signal,
+      progress: async () => undefined,
+      bindAgent: () => agent,
+    };
+    const refused = runPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
+    await expect(refused).rejects.toBeInstanceOf(ToolError);
+    await expect(refused).rejects.toThrow(/User\.pick args field "prompt"/);
+    await expect(runPageCommand(call, page, 'UI.scan', {})).resolves.toEqual({ ok: true });
+    expect(received).toEqual([{}]);
+  });
+});
