@@ -9,6 +9,7 @@ export {
   number,
   object,
   record,
+  strictObject,
   string,
   union,
 } from 'zod/v4';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictArgs } from './strict.js';
 
 /**
  * Page commands for page_exec (README "Page commands"): one args schema per command. The page agent validates with the
@@ -15,60 +16,58 @@ export const Target = z
 const timeoutMs = z.number().int().positive().max(300_000).optional();
 
 export const PageCommands = {
-  'Runtime.evaluate': z.object({
+  'Runtime.evaluate': strictArgs({
     expression: z.string().min(1).max(100_000),
     awaitPromise: z.boolean().optional(),
   }),
-  'DOM.query': z.object({
+  'DOM.query': strictArgs({
     target: Target,
     all: z.boolean().optional().describe('every match instead of the first'),
     limit: z.number().int().positive().max(500).optional(),
   }),
-  'DOM.getHTML': z.object({ target: Target.optional(), outer: z.boolean().optional() }),
-  'DOM.getText': z.object({ target: Target.optional() }),
-  'Input.click': z.object({ target: Target, button: z.enum(['left', 'middle', 'right']).optional() }),
-  'Input.dblclick': z.object({ target: Target }),
-  'Input.hover': z.object({ target: Target }),
-  'Input.type': z.object({
+  'DOM.getHTML': strictArgs({ target: Target.optional(), outer: z.boolean().optional() }),
+  'DOM.getText': strictArgs({ target: Target.optional() }),
+  'Input.click': strictArgs({ target: Target, button: z.enum(['left', 'middle', 'right']).optional() }),
+  'Input.dblclick': strictArgs({ target: Target }),
+  'Input.hover': strictArgs({ target: Target }),
+  'Input.type': strictArgs({
     target: Target,
     text: z.string().max(100_000),
     submit: z.boolean().optional().describe('press Enter after typing'),
     clear: z.boolean().optional().describe('clear the field first (default true)'),
   }),
-  'Input.press': z.object({ key: z.string().min(1).max(64), target: Target.optional() }),
-  'Input.scroll': z.object({
+  'Input.press': strictArgs({ key: z.string().min(1).max(64), target: Target.optional() }),
+  'Input.scroll': strictArgs({
     target: Target.optional(),
     x: z.number().optional(),
     y: z.number().optional(),
     to: z.enum(['top', 'bottom', 'element']).optional(),
   }),
-  'Input.select': z.object({ target: Target, values: z.array(z.string()).min(1) }),
-  'Input.check': z.object({ target: Target, checked: z.boolean().optional() }),
-  'Page.navigate': z.object({ url: z.string().min(1).max(8192) }),
-  'Page.reload': z.object({}),
-  'Page.back': z.object({}),
-  'Page.forward': z.object({}),
-  'Page.waitFor': z
-    .object({
-      selector: z.string().max(4096).optional(),
-      text: z.string().max(4096).optional(),
-      gone: z.boolean().optional(),
-      timeoutMs,
-    })
-    .refine((a) => a.selector !== undefined || a.text !== undefined, {
-      message: 'give selector or text',
-      path: ['selector'],
-    }),
-  'Page.layout': z.object({ target: Target.optional() }),
-  'Page.screenshot': z.object({
+  'Input.select': strictArgs({ target: Target, values: z.array(z.string()).min(1) }),
+  'Input.check': strictArgs({ target: Target, checked: z.boolean().optional() }),
+  'Page.navigate': strictArgs({ url: z.string().min(1).max(8192) }),
+  'Page.reload': strictArgs({}),
+  'Page.back': strictArgs({}),
+  'Page.forward': strictArgs({}),
+  'Page.waitFor': strictArgs({
+    selector: z.string().max(4096).optional(),
+    text: z.string().max(4096).optional(),
+    gone: z.boolean().optional(),
+    timeoutMs,
+  }).refine((a) => a.selector !== undefined || a.text !== undefined, {
+    message: 'give selector or text',
+    path: ['selector'],
+  }),
+  'Page.layout': strictArgs({ target: Target.optional() }),
+  'Page.screenshot': strictArgs({
     target: Target.optional(),
     maxWidth: z.number().int().positive().max(4096).optional(),
   }),
-  'Storage.get': z.object({
+  'Storage.get': strictArgs({
     area: z.enum(['local', 'session', 'cookie']),
     key: z.string().max(1024).optional(),
   }),
-  'Storage.set': z.object({
+  'Storage.set': strictArgs({
     area: z.enum(['local', 'session', 'cookie']),
     key: z.string().min(1).max(1024),
     value: z.string().max(1_000_000).nullable().describe('null removes the key'),
@@ -77,9 +76,9 @@ export const PageCommands = {
    * Internal: the page halves of page_snapshot, self_ui, form_fill, user_pick_element and user_notify. Those tools
    * derive their input from these schemas (bridge/mcp/tools/), so a limit here is the tool's limit too.
    */
-  'Snapshot.take': z.object({ maxDepth: z.number().int().positive().max(200).optional() }),
-  'UI.scan': z.object({}),
-  'UI.fill': z.object({
+  'Snapshot.take': strictArgs({ maxDepth: z.number().int().positive().max(200).optional() }),
+  'UI.scan': strictArgs({}),
+  'UI.fill': strictArgs({
     dialog: z
       .string()
       .max(1024)
@@ -90,13 +89,13 @@ export const PageCommands = {
       .describe('{"<label | placeholder | name | css=selector>": value}'),
     button: z.string().max(1024).optional().describe('a button label or target to click after filling'),
   }),
-  'User.pick': z.object({
+  'User.pick': strictArgs({
     prompt: z.string().min(1).max(2000),
     timeoutMs: z.number().int().positive().max(3_600_000).optional().describe('close the picker after this long'),
   }),
   /** Closes the open picker: its ask ended in the window (rejected, timed out, cancelled). */
-  'User.pickEnd': z.object({}),
-  'User.notify': z.object({ body: z.string().min(1).max(4000), title: z.string().max(200).optional() }),
+  'User.pickEnd': strictArgs({}),
+  'User.notify': strictArgs({ body: z.string().min(1).max(4000), title: z.string().max(200).optional() }),
 } as const;
 
 export type PageCommandName = keyof typeof PageCommands;

@@ -2,10 +2,16 @@ import type { z } from 'zod';
 
 /** Turns a zod failure into one line a person can act on: `field "to": expected string, got number`. */
 export function describeZodError(error: z.ZodError): { message: string; field?: string } {
-  const issue = error.issues[0];
+  // An unknown key is most often the cause of the rest (a typo leaves a required field missing): say it first.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return { message: 'invalid input' };
-  const field = issue.path.map(String).join('.');
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  if (issue.code === 'unrecognized_keys') {
+    // the message names the keys itself; the field is the (first) unknown key, e.g. "args.buton"
+    const field = [...issue.path, ...issue.keys.slice(0, 1)].map(String).join('.');
+    return { message: `${issue.message}${more}`, field: field || undefined };
+  }
+  const field = issue.path.map(String).join('.');
   return {
     message: field ? `field "${field}": ${issue.message}${more}` : `${issue.message}${more}`,
     field: field || undefined,

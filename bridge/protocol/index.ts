@@ -10,3 +10,4 @@ export * from './inbox.js';
 export * from './asks.js';
 export * from './human.js';
 export * from './format.js';
+export * from './strict.js';

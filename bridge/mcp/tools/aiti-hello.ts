@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentId } from '../../protocol/index.js';
+import { AgentId, strictArgs } from '../../protocol/index.js';
 import { connectedList } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
@@ -18,7 +18,7 @@ export const aitiHello = defineTool({
     'Binds this session to your agent id (stable across reconnects and bridge restarts: pass the same agentId again), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.',
   inputSchema: toolInput(
     'aiti_hello',
-    z.object({
+    strictArgs({
       agentId: AgentId.optional(),
       pageId,
       subEvents: z.array(z.enum(['page_error', 'page_log', 'page_network'])).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MsgId, type InboxResult } from '../../protocol/index.js';
+import { MsgId, type InboxResult, strictArgs } from '../../protocol/index.js';
 import { defineTool, toolInput } from '../tool.js';
 
 export const aitiInbox = defineTool({
@@ -7,7 +7,7 @@ export const aitiInbox = defineTool({
   title: 'Read your inbox',
   description:
     'Your messages from the human (pushes, async answers to user_* asks) and the page events you subscribed to with aiti_hello. Returns the pending messages, oldest first (up to 50; they become "delivered": reading never consumes), and queueSize, the messages not yet consumed. Pass ack: [ids] once you have handled messages: they become "consumed" and stay in the human\'s history. Unknown ids are reported, not fatal.',
-  inputSchema: toolInput('aiti_inbox', z.object({ ack: z.array(MsgId).optional() })),
+  inputSchema: toolInput('aiti_inbox', strictArgs({ ack: z.array(MsgId).optional() })),
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   async handle({ ack }, call) {
     const { inbox } = call.bridge;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { composeState } from '../../window/state.js';
 import { isConnected } from '../../pages/registry.js';
 import { defineTool, toolInput } from '../tool.js';
@@ -8,7 +8,7 @@ export const bridgeStatus = defineTool({
   title: 'Bridge status',
   description:
     'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, and how many questions to the human are open. Call it first, and whenever a tool says a page is not connected.',
-  inputSchema: toolInput('bridge_status', z.object({})),
+  inputSchema: toolInput('bridge_status', strictArgs({})),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle(_args, call) {
     const { bridge, agent } = call;

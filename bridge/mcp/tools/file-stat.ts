@@ -1,6 +1,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 
 export const fileStat = defineTool({
@@ -8,7 +9,7 @@ export const fileStat = defineTool({
   title: 'File info',
   description:
     'Whether a file or directory exists on this machine, and its type, size and modification time. Takes absolute paths only (e.g. to check that a build wrote its output).',
-  inputSchema: toolInput('file_stat', z.object({ path: z.string().min(1).describe('an absolute path') })),
+  inputSchema: toolInput('file_stat', strictArgs({ path: z.string().min(1).describe('an absolute path') })),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle({ path }) {
     if (!isAbsolute(path)) {

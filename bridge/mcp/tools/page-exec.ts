@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FrameId, JsonValue, PUBLIC_COMMANDS, isPageCommand, type Json } from '../../protocol/index.js';
+import { FrameId, JsonValue, PUBLIC_COMMANDS, isPageCommand, type Json, strictArgs } from '../../protocol/index.js';
 import { confirmPageCommand } from '../../asks/page-gate.js';
 import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
@@ -12,7 +12,7 @@ export const pageExec = defineTool({
   description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. Script evaluation, storage writes and leaving the page's origin wait for the human's confirmation.`,
   inputSchema: toolInput(
     'page_exec',
-    z.object({
+    strictArgs({
       pageId,
       frameId: FrameId.optional(),
       cmd: z.string().min(1).describe('a page command such as "Input.click" (see the page command list)'),

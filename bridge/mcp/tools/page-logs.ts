@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTime, type LogEntry } from '../../protocol/index.js';
+import { IsoTime, type LogEntry, strictArgs } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
@@ -14,7 +14,7 @@ export const pageLogs = defineTool({
     'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
   inputSchema: toolInput(
     'page_logs',
-    z.object({
+    strictArgs({
       pageId,
       level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional().describe('this level and above'),
       since: IsoTime.optional(),

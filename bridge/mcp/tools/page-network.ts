@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTime } from '../../protocol/index.js';
+import { IsoTime, strictArgs } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
@@ -12,7 +12,7 @@ export const pageNetwork = defineTool({
     'Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since (ISO time, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100).',
   inputSchema: toolInput(
     'page_network',
-    z.object({
+    strictArgs({
       pageId,
       since: IsoTime.optional(),
       limit: z.number().int().positive().max(1000).optional(),

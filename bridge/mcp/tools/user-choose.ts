@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
 import { ToolError, defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -12,7 +13,7 @@ export const userChoose = defineTool({
     'or an array of labels when multiple; follow the hint for the other outcomes.',
   inputSchema: toolInput(
     'user_choose',
-    z.object({
+    strictArgs({
       pageId,
       prompt,
       choices: z.array(z.string().min(1)).min(2).max(50),

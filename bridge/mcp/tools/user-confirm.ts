@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -12,7 +12,7 @@ export const userConfirm = defineTool({
     '{status: answered|rejected|timed_out|away|cancelled, value (true/false), note?, reason?, text?, hint}: follow the hint.',
   inputSchema: toolInput(
     'user_confirm',
-    z.object({ pageId, prompt, async: asyncFlag, timeoutMs: askTimeoutMs, wait: waitFlag }),
+    strictArgs({ pageId, prompt, async: asyncFlag, timeoutMs: askTimeoutMs, wait: waitFlag }),
   ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   handle: async (args, call) =>

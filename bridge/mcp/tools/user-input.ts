@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -12,7 +13,7 @@ export const userInput = defineTool({
     'for the other outcomes.',
   inputSchema: toolInput(
     'user_input',
-    z.object({
+    strictArgs({
       pageId,
       prompt,
       defaultValue: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../../asks/ask-human.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, pageId } from './args.js';
@@ -12,7 +13,7 @@ export const userPresence = defineTool({
     'human is marked away, other sync questions also answer "away" at once.',
   inputSchema: toolInput(
     'user_presence',
-    z.object({
+    strictArgs({
       pageId,
       prompt: z.string().optional(),
       timeoutMs: askTimeoutMs,
