@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeZodError } from '../protocol/index.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { closest, describeZodError } from '../protocol/index.js';
 import { PageCommandError } from '../pages/requests.js';
 import { inboxNotice } from './notice.js';
 import { ToolError, type ToolCall, type ToolDefinition } from './tool.js';
@@ -17,7 +17,15 @@ export async function dispatch(
 ): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    return withNotice(failure(`unknown tool "${name}"; the tools are: ${tools.map((t) => t.name).join(', ')}`), call);
+    // A name not in tools/list is a protocol error (JSON-RPC -32602, as the MCP spec asks), not a tool's answer.
+    const near = closest(
+      name,
+      tools.map((t) => t.name),
+    );
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${tools.map((t) => t.name).join(', ')}`,
+    );
   }
   const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
   if (!parsed.success) {

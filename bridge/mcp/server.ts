@@ -1,10 +1,16 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Agent } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { dispatch } from './dispatch.js';
 import type { ToolCall } from './tool.js';
+import { listedTools } from './tool-list.js';
 import { TOOLS } from './tools/index.js';
 
 /** What the MCP server needs from the connection it serves (a session, or one stateless request). */
@@ -26,36 +32,23 @@ A message may also appear in the conversation as a <channel> tag from this serve
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
- * The one MCP server definition: every tool of the flat registry, listed by the SDK from its zod schema and
- * called through the one dispatcher. A new instance serves each session or stateless request.
+ * The one MCP server definition, on the SDK's low-level Server: tools/list answers the flat registry (JSON
+ * Schema from each tool's zod schema), tools/call goes to the one dispatcher. A new instance serves each session
+ * or stateless request.
  */
-export function createMcpServer(connection: McpConnection): McpServer {
-  const server = new McpServer(
+export function createMcpServer(connection: McpConnection): Server {
+  const server = new Server(
     { name: 'aiti-bridge', title: 'AITI Bridge', version: connection.bridge.version },
     {
       // Claude Code shows `notifications/claude/channel` in the conversation when the server declares this.
-      capabilities: { tools: {}, experimental: { 'claude/channel': {} } },
+      // listChanged as the SDK's McpServer declared it: clients that watch for it keep working.
+      capabilities: { tools: { listChanged: true }, experimental: { 'claude/channel': {} } },
       instructions: SERVER_INSTRUCTIONS,
     },
   );
-  for (const tool of TOOLS) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      },
-      () => {
-        throw new Error('tools/call is served by the dispatcher');
-      },
-    );
-  }
-  // The SDK validates arguments itself, in its own words; the dispatcher does it so every error names the
-  // field the same way on every transport. tools/list stays the SDK's (JSON Schema from the zod schemas).
-  server.server.removeRequestHandler('tools/call');
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+  const tools = listedTools(TOOLS);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     dispatch(TOOLS, request.params.name, request.params.arguments, toolCall(connection, extra)),
   );
   return server;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
@@ -21,7 +21,7 @@ export interface SessionStart {
  */
 export class McpSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: McpServer;
+  readonly server: Server;
   private current?: Agent;
   private readonly closing = new AbortController();
   private link: AgentLink;
@@ -83,7 +83,7 @@ export class McpSession {
     if (this.ended || !id) return;
     this.streamOpen = true;
     clearTimeout(this.idleTimer);
-    this.link = { ...this.link, ...pushLinks(this.server.server, this.transport, this.start.capabilities) };
+    this.link = { ...this.link, ...pushLinks(this.server, this.transport, this.start.capabilities) };
     this.linked = true;
     this.bridge.agents.link(this.agent, id, this.link);
   }

@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { http, onCleanup, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
@@ -248,12 +249,28 @@ describe('sessions and agents', () => {
     expect(later.status).toBe(404);
   });
 
-  it('names the tools when asked for one that does not exist', async () => {
+  it('answers a tool that does not exist with JSON-RPC -32602 naming the tools, and stays usable', async () => {
     const bridge = await startBridge();
     const client = await connectAgent(bridge.url);
-    const result = await callTool(client, 'page_click', {});
-    expect(result.isError).toBe(true);
-    expect(resultText(result)).toContain('unknown tool "page_click"; the tools are: page_exec');
+    const refused = client.callTool({ name: 'page_click', arguments: {} });
+    await expect(refused).rejects.toBeInstanceOf(McpError);
+    await expect(refused).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(refused).rejects.toThrow('unknown tool "page_click"; the tools are: page_exec');
+    const typo = client.callTool({ name: 'bridge_stats', arguments: {} });
+    await expect(typo).rejects.toThrow('unknown tool "bridge_stats" (did you mean "bridge_status"?)');
+    expect((await callTool(client, 'bridge_status')).isError).toBeFalsy();
+  });
+
+  it('answers a stateless call of an unknown tool with a JSON-RPC error -32602, not a tool result', async () => {
+    const bridge = await startBridge();
+    const res = await http(`${bridge.url}/mcp/mcp`, {
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+      headers: { accept: ACCEPT },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
+    expect((res.body as { error: { message: string } }).error.message).toContain('unknown tool "nope"; the tools are:');
+    expect(res.body).not.toHaveProperty('result');
   });
 });
 
