@@ -2,29 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Router } from '@koa/router';
 import { defaultConfig, type BridgeConfig } from './config.js';
 import type { BridgeContext } from './context.js';
-import { createApp, type RouteSetup } from './http/app.js';
-import { findAssetsDir, staticRoutes } from './http/static.js';
+import { createApp } from './http/app.js';
 import { HumanHub } from './window/hub.js';
-import { humanRoutes, openHumanStream } from './window/routes.js';
-import { inboxRoutes } from './inbox/routes.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
 import { composeState } from './window/state.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
-import { askRoutes } from './asks/routes.js';
 import { createLogger } from './log.js';
-import { mcpRoutes } from './mcp/routes.js';
+import { mountRoutes } from './routes.js';
 import { PageBuffers } from './pages/buffers.js';
 import { PageEventBus } from './pages/events.js';
 import { PageRegistry } from './pages/registry.js';
 import { PageRequests } from './pages/requests.js';
-import { openPageStream, pageRoutes } from './pages/routes.js';
 import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
-import { HttpError } from './http/errors.js';
 import { StartupError } from './startup-error.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
@@ -80,24 +73,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const stopInbox = watchInbox(context);
   context.agents.onChange(() => context.hub.broadcast('agents', { agents: composeState(context).agents }));
 
-  const streams: RouteSetup = (router, bridge, guards) => {
-    router.get('/bridge/sse', async (ctx, next) => {
-      if (ctx.query.role === 'ai') return guards.window(ctx, async () => openHumanStream(ctx, bridge));
-      if (ctx.query.role === 'page') return openPageStream(ctx, bridge);
-      await next();
-      throw new HttpError(400, 'query "role" must be "page" or "ai"', 'role');
-    });
-  };
-  const setups: RouteSetup[] = [
-    pageRoutes,
-    streams,
-    (router, bridge, guards) => humanRoutes(router, bridge, guards.window),
-    inboxRoutes,
-    askRoutes,
-    mcpRoutes,
-    (router: Router) => staticRoutes(router, findAssetsDir()),
-  ];
-  const app = createApp(context, setups);
+  const app = createApp(context, mountRoutes(context));
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await listen(server, config);

@@ -1,14 +1,13 @@
-import type { Router } from '@koa/router';
 import { MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
 import type { BridgeContext } from '../context.js';
-import type { Guards } from '../http/app.js';
 import { readBody, readQuery } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
+import type { RouteSetup } from '../http/zones.js';
 import { deliver } from './delivery.js';
 
-/** The human's side of the inbox (README "HTTP surface"): push, history, status. All need the window guard. */
-export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guards): void {
-  router.post('/bridge/push', guards.window, async (ctx) => {
+/** The human's side of the inbox (README "HTTP surface"): push, history, status (mounted in the window zone). */
+export const inboxRoutes: RouteSetup = (router, bridge) => {
+  router.post('/bridge/push', async (ctx) => {
     const body = await readBody(ctx, PushBody);
     const targets = pushTargets(bridge, body.to ?? 'all');
     const draft = {
@@ -30,12 +29,12 @@ export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guard
     ctx.body = answer;
   });
 
-  router.get('/bridge/messages', guards.window, (ctx) => {
+  router.get('/bridge/messages', (ctx) => {
     const query = readQuery(ctx, MessagesQuery);
     ctx.body = bridge.inbox.history(query);
   });
 
-  router.get('/bridge/inbox-status', guards.window, (ctx) => {
+  router.get('/bridge/inbox-status', (ctx) => {
     const answer = bridge.inbox.status();
     const listed = new Set(answer.agents.map((row) => row.agentId));
     for (const agent of bridge.agents.all()) {
@@ -45,7 +44,7 @@ export function inboxRoutes(router: Router, bridge: BridgeContext, guards: Guard
     }
     ctx.body = answer;
   });
-}
+};
 
 /**
  * "all" means every agent the bridge knows now (online, or offline within the TTL); a named agent must be known

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
-import type { RouteSetup } from '../http/app.js';
+import type { RouteSetup } from '../http/zones.js';
 import { readJson } from '../http/body.js';
 import type { BridgeContext } from '../context.js';
 import type { AgentTransport } from '../agents/registry.js';
@@ -22,9 +22,9 @@ export const AGENT_HEADER = 'x-aiti-agent';
  * `/mcp/mcp` (and `/aiti/mcp/mcp`): Streamable HTTP sessions and stateless calls (README "HTTP surface").
  * A POST `initialize` without a session id creates a session; any other POST without one is stateless.
  */
-export const mcpRoutes: RouteSetup = (router, bridge, guards) => {
+export const mcpRoutes: RouteSetup = (router, bridge) => {
   const sessions = new Map<string, McpSession>();
-  router.all('/mcp/mcp', guards.mcp, async (ctx) => {
+  router.all('/mcp/mcp', async (ctx) => {
     const sessionId = ctx.get('mcp-session-id');
     if (sessionId) return serveSession(ctx, sessions.get(sessionId), sessionId);
     if (ctx.method !== 'POST') {

@@ -1,25 +1,23 @@
-import type { Router, RouterMiddleware } from '@koa/router';
-import type { Context } from 'koa';
 import { AiSseQuery, AllowOriginBody } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
 import { readBody, readQuery } from '../http/body.js';
 import { SseStream } from '../http/sse.js';
+import { STREAM_PATHS, type RouteSetup } from '../http/zones.js';
 
-/** Human side of README "HTTP surface" (the window guard — Origin, then token — is applied by the app). */
-export function humanRoutes(router: Router, bridge: BridgeContext, guard: RouterMiddleware): void {
-  router.get('/bridge/sessions', guard, (ctx) => {
+/** Human side of README "HTTP surface": mounted in the window zone (its router checks Origin, then the token). */
+export const windowRoutes: RouteSetup = (router, bridge) => {
+  /** GET /bridge/sse?role=ai: `state` first, then deltas. */
+  router.get(STREAM_PATHS.ai, (ctx) => {
+    readQuery(ctx, AiSseQuery);
+    bridge.hub.attach(new SseStream(ctx, { pingMs: bridge.config.pingMs }));
+  });
+
+  router.get('/bridge/sessions', (ctx) => {
     ctx.body = bridge.pages.sessions();
   });
 
-  router.post('/bridge/allow-origin', guard, async (ctx) => {
+  router.post('/bridge/allow-origin', async (ctx) => {
     const { origin } = await readBody(ctx, AllowOriginBody);
     bridge.pages.allowOrigin(origin);
     ctx.body = { allowed: origin };
   });
-}
-
-/** GET /bridge/sse?role=ai: `state` first, then deltas. */
-export function openHumanStream(ctx: Context, bridge: BridgeContext): void {
-  readQuery(ctx, AiSseQuery);
-  bridge.hub.attach(new SseStream(ctx, { pingMs: bridge.config.pingMs }));
-}
+};
