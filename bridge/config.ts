@@ -18,6 +18,8 @@ export interface BridgeConfig {
   allowedOrigins: string[];
   /** extra Host names accepted besides loopback names (for a bridge bound to a LAN address) */
   allowedHosts: string[];
+  /** when set, open_file and file_stat reach only paths inside this directory */
+  projectRoot?: string;
   /** refuse pages that connect without a secret (the legacy path) */
   refuseLegacy: boolean;
   /** default timeout of a page command */
@@ -81,7 +83,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_BRIDGE_TOKEN',
     key: 'token',
     kind: 'string',
-    help: "the human's token (default: generated once into <data-dir>/aiti-bridge/token)",
+    help: "the human's token (default: generated once into <data-dir>/aiti-bridge/token); a flag shows in ps to every user of the machine: prefer the token file or AITI_BRIDGE_TOKEN",
   },
   {
     flag: '--mcp-auth',
@@ -117,6 +119,13 @@ export const OPTIONS: Option[] = [
     key: 'ttlMs',
     kind: 'ms',
     help: 'ms a page/agent registration is kept after disconnect (default 600000)',
+  },
+  {
+    flag: '--project-root',
+    env: 'AITI_PROJECT_ROOT',
+    key: 'projectRoot',
+    kind: 'string',
+    help: 'confine open_file and file_stat to paths inside this directory (default: no confinement)',
   },
   {
     flag: '--open-cmd',

@@ -6,6 +6,7 @@ import { inboxRoutes } from './inbox/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { windowRoutes } from './window/routes.js';
+import { tokenProofRoutes } from './window/token-proof.js';
 
 /**
  * Which capability's routes live in which trust zone (README "HTTP surface"). A new route goes into the setup of
@@ -14,6 +15,7 @@ import { windowRoutes } from './window/routes.js';
 export function mountRoutes(bridge: BridgeContext): Zones {
   const zones = createZones(bridge);
   staticRoutes(zones.open, findAssetsDir());
+  tokenProofRoutes(zones.open, bridge);
   pageRoutes(zones.page, bridge);
   windowRoutes(zones.window, bridge);
   inboxRoutes(zones.window, bridge);

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,4 +23,12 @@ export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Proof that a bridge holds `token` without sending it: HMAC of the asker's nonce and the port the bridge answers
+ * on (so a squatter on the port cannot relay the question to a real bridge on another port).
+ */
+export function tokenProof(token: string, nonce: string, port: number): string {
+  return createHmac('sha256', token).update(`aiti-token-proof\n${nonce}\n${port}`).digest('base64url');
 }

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBridge, StartupError, type Bridge } from '../bridge/bridge.js';
 import type { BridgeConfig } from '../bridge/config.js';
-import { HealthAnswer } from '../bridge/protocol/human.js';
+import { HealthAnswer, TokenProofAnswer } from '../bridge/protocol/human.js';
+import { sameSecret, tokenProof } from '../bridge/token.js';
 
 /** The bridge the window talks to: our own, in this process, or another one already listening on the port. */
 export type BridgeHost =
@@ -36,6 +38,22 @@ export async function probeBridge(url: string, timeoutMs = 2000): Promise<string
   }
 }
 
+/**
+ * Whether the bridge at `url` holds `token`, asked without sending it: it must answer the HMAC of a fresh nonce
+ * and its port. Whatever else answers /bridge/health on the port (another user's process) never gets the token.
+ */
+export async function holdsToken(url: string, token: string, timeoutMs = 2000): Promise<boolean> {
+  const nonce = randomBytes(24).toString('base64url');
+  try {
+    const res = await fetch(`${url}/bridge/token-proof?nonce=${nonce}`, { signal: AbortSignal.timeout(timeoutMs) });
+    const answer = TokenProofAnswer.safeParse(await res.json());
+    const port = Number(new URL(url).port || 80);
+    return answer.success && sameSecret(answer.data.proof, tokenProof(token, nonce, port));
+  } catch {
+    return false;
+  }
+}
+
 /** The token stored in the data dir (a bridge on the same data dir uses it), or "" when there is none. */
 export function storedToken(config: Pick<BridgeConfig, 'dataDir' | 'token'>): string {
   if (config.token) return config.token;
@@ -57,11 +75,17 @@ export async function startBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost>
     const url = configuredUrl(deps.config);
     const version = await probeBridge(url);
     if (version === undefined) throw error;
+    const token = storedToken(deps.config);
+    if (token && !(await holdsToken(url, token))) {
+      throw new StartupError(
+        `another aiti-bridge ${version} listens on ${url} but does not hold this app's token (data dir ${deps.config.dataDir}); the app does not attach to it. Stop it, or start the app with another --port`,
+      );
+    }
     if (!(await deps.offerAttach(url, version))) {
       throw new StartupError(
         `another aiti-bridge ${version} already listens on ${url}; stop it, or start the app with another --port`,
       );
     }
-    return { kind: 'attached', url, token: storedToken(deps.config), version };
+    return { kind: 'attached', url, token, version };
   }
 }

@@ -21,6 +21,8 @@ export interface Agent {
   transport: AgentTransport;
   /** the default page bound by aiti_hello */
   pageId?: string;
+  /** the page its last page tool reached: an unbound call never moves from it to another page silently */
+  lastPageId?: string;
   subEvents: Set<PageEventKind>;
   links: Map<string, AgentLink>;
   lastSeen: number;
@@ -108,6 +110,11 @@ export class AgentRegistry {
     if (patch.subEvents) agent.subEvents = new Set(patch.subEvents);
     this.touch(agent);
     this.emit({ type: 'updated', agent });
+  }
+
+  /** A page tool of this agent reached this page. */
+  usedPage(agent: Agent, pageId: string): void {
+    agent.lastPageId = pageId;
   }
 
   touch(agent: Agent): void {

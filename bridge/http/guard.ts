@@ -50,14 +50,23 @@ export function checkOrigin(ctx: Context, options: WindowGuardOptions): void {
   );
 }
 
-/** The human's token: `Authorization: Bearer <token>`, or `?token=` where headers cannot be set (EventSource). */
+/**
+ * The human's token: `Authorization: Bearer <token>`, or `?token=` on the one route where headers cannot be set
+ * (the window's EventSource, `GET /bridge/sse?role=ai`). A token in a URL ends up in logs and histories, so no
+ * other route takes it there.
+ */
 export function checkToken(ctx: Context, token: string): void {
   const header = ctx.get('authorization');
-  const given = header.toLowerCase().startsWith('bearer ')
-    ? header.slice(7).trim()
-    : typeof ctx.query.token === 'string'
-      ? ctx.query.token
-      : '';
+  const inQuery = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+  // the window stream is routed under its own path (http/zones.ts STREAM_PATHS) before the guard runs
+  const eventSource =
+    ctx.method === 'GET' && (ctx.path === '/bridge/sse' || ctx.path === '/bridge/sse/ai') && ctx.query.role === 'ai';
+  if (inQuery && !eventSource && !header)
+    throw new HttpError(
+      401,
+      `?token= is accepted only on GET /bridge/sse?role=ai (EventSource cannot send headers); send Authorization: Bearer <token> to ${ctx.method} ${ctx.path}`,
+    );
+  const given = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : inQuery;
   if (!given)
     throw new HttpError(
       401,

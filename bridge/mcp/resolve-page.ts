@@ -1,4 +1,4 @@
-import type { Page } from '../pages/registry.js';
+import { isConnected, type Page } from '../pages/registry.js';
 import { ToolError, type ToolCall } from './tool.js';
 
 export interface ResolveOptions {
@@ -8,9 +8,17 @@ export interface ResolveOptions {
 
 /**
  * The page a tool acts on: the explicit pageId, else the page the agent bound with aiti_hello, else the only
- * operable page. Anything else is an error that lists the connected pages and says what to do.
+ * operable page. Anything else is an error that lists the connected pages and says what to do. An unbound call
+ * never moves to another page silently: once the agent has used a page, another page that appears while that
+ * one is gone (a lookalike with the same URL and title) is not taken in its place.
  */
 export function resolvePage(call: ToolCall, pageId?: string, options: ResolveOptions = {}): Page {
+  const page = findPage(call, pageId, options);
+  call.bridge.agents.usedPage(call.agent, page.pageId);
+  return page;
+}
+
+function findPage(call: ToolCall, pageId: string | undefined, options: ResolveOptions): Page {
   const pages = call.bridge.pages;
   const wanted = pageId ?? call.agent.pageId;
   if (wanted) {
@@ -25,19 +33,30 @@ export function resolvePage(call: ToolCall, pageId?: string, options: ResolveOpt
     }
     return page;
   }
+  const graceMs = call.bridge.requests.reconnectGraceMs;
+  // A page that is reloading right now is still the page: the command waits for it to come back.
+  const mayReturn = (p: Page) =>
+    pages.isOperable(p) && (isConnected(p) || options.remembered || Date.now() - p.lastSeen < graceMs);
   const operable = pages.operable();
+  const lastId = call.agent.lastPageId;
+  if (lastId) {
+    const last = pages.get(lastId);
+    // its own page, connected, reloading (the command waits for it), or remembered for page_logs
+    if (last && mayReturn(last) && (!isConnected(last) || operable.every((p) => p === last))) return last;
+    if (!operable.some((p) => p.pageId === lastId) && operable.length > 0) {
+      const when = last ? `not seen since ${new Date(last.lastSeen).toISOString()}` : 'forgotten';
+      throw new ToolError(
+        `the page you were using, ${lastId}${last ? ` (${last.url})` : ''}, is gone (${when}); this call is not moved to another page on its own: pass pageId if you mean one of them (${connectedList(call)})`,
+        'pageId',
+      );
+    }
+  }
   const only = operable[0];
   if (operable.length === 1 && only) return only;
   if (operable.length === 0) {
-    // A page that is reloading right now is still the page: the command waits for it to come back.
-    const graceMs = call.bridge.requests.reconnectGraceMs;
-    const remembered = pages
-      .all()
-      .filter((p) => pages.isOperable(p) && (options.remembered || Date.now() - p.lastSeen < graceMs));
+    const remembered = pages.all().filter(mayReturn);
     const last = remembered[0];
     if (remembered.length === 1 && last) return last;
-  }
-  if (operable.length === 0) {
     throw new ToolError(
       `no page is connected; load the page agent in your page (<script src="${agentScriptHint(call)}"></script>), reload it, then call bridge_status`,
       'pageId',
@@ -49,10 +68,10 @@ export function resolvePage(call: ToolCall, pageId?: string, options: ResolveOpt
   );
 }
 
-/** `connected pages: p1 (http://localhost:3000/), p3 (…) — call bridge_status` */
+/** `connected pages: p1 (http://localhost:3000/, "Title"), p3 (…) — call bridge_status` */
 export function connectedList(call: ToolCall): string {
   const operable = call.bridge.pages.operable();
-  const rows = operable.map((p) => `${p.pageId} (${p.url})`);
+  const rows = operable.map((p) => `${p.pageId} (${p.url}${p.title ? `, "${p.title}"` : ''})`);
   return `connected pages: ${rows.length ? rows.join(', ') : 'none'} — call bridge_status for details`;
 }
 

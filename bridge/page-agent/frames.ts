@@ -1,7 +1,7 @@
 import type { BridgeEndpoint } from './env.js';
 import type { Connection, Session } from './connection.js';
 import { claimPage } from './connection.js';
-import { postJson } from './transport.js';
+import { BridgeHttpError, postJson } from './transport.js';
 
 /**
  * Iframes run the agent too and join the top page as frames. The child asks its parent with postMessage; the
@@ -84,16 +84,47 @@ export function frameSession(endpoint: BridgeEndpoint, frameworks: () => string[
   let standalone = false;
   return async (): Promise<Session> => {
     if (standalone) return claimPage(endpoint, frameworks());
+    let welcome: Welcome;
     try {
-      return await askParent(waitMs);
+      welcome = await askParent(waitMs);
     } catch {
+      standalone = true;
+      return claimPage(endpoint, frameworks());
+    }
+    try {
+      return await trustWelcome(endpoint, welcome);
+    } catch (error) {
+      if (!(error instanceof BridgeHttpError)) throw error; // bridge unreachable: ask again on the next attempt
       standalone = true;
       return claimPage(endpoint, frameworks());
     }
   };
 }
 
-function askParent(waitMs: number): Promise<Session> {
+interface Welcome {
+  session: Session;
+  /** the parent's origin as this browser reports it, not as the parent says */
+  origin: string;
+}
+
+/**
+ * Any website can frame the app and answer `frame-hello`. So the child talks only to the bridge of its own script
+ * tag (never to a `base` the parent names), and asks that bridge whether the welcome is good: a real session of an
+ * operable page whose documents have the parent's origin. Throws BridgeHttpError when the bridge says no.
+ */
+async function trustWelcome(endpoint: BridgeEndpoint, welcome: Welcome): Promise<Session> {
+  const session: Session = { ...welcome.session, base: endpoint.base };
+  await postJson(`${endpoint.base}/bridge/frame-check`, {
+    pageId: session.pageId,
+    instanceId: session.instanceId,
+    secret: session.secret,
+    frameId: session.frameId,
+    parentOrigin: welcome.origin,
+  });
+  return session;
+}
+
+function askParent(waitMs: number): Promise<Welcome> {
   return new Promise((resolve, reject) => {
     const hello: FrameHello = { aiti: 'frame-hello', url: location.href };
     const send = () => window.parent.postMessage(hello, '*');
@@ -101,7 +132,7 @@ function askParent(waitMs: number): Promise<Session> {
       const data = event.data as Partial<FrameWelcome> | null;
       if (event.source !== window.parent || !data || data.aiti !== 'frame-welcome' || !data.session) return;
       done();
-      resolve(data.session);
+      resolve({ session: data.session, origin: event.origin });
     };
     const timer = setInterval(send, 300);
     const giveUp = setTimeout(() => {

@@ -1,6 +1,15 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HttpError } from '../http/errors.js';
 import { isLoopbackHostname } from '../http/guard.js';
+
+/**
+ * What a page's origin reads when the browser sent `Origin: null` (a sandboxed iframe, a file: or data: page)
+ * or no Origin at all (an `<img>`, a `<link>`, a non-browser client). Neither ever makes a page operable, and
+ * neither can be allowed: every site can produce them.
+ */
+export const OPAQUE_ORIGIN = 'null';
+export const NO_ORIGIN = 'none';
 
 /** The page origins the human allowed, remembered in `<appDir>/allowed-origins.json`. Loopback origins need none. */
 export class PageOrigins {
@@ -18,10 +27,17 @@ export class PageOrigins {
   }
 
   isOperable(origin: string): boolean {
+    if (origin === OPAQUE_ORIGIN || origin === NO_ORIGIN) return false;
     return isLoopbackOrigin(origin) || this.allowed.has(origin);
   }
 
   allow(origin: string): void {
+    if (origin === OPAQUE_ORIGIN || origin === NO_ORIGIN)
+      throw new HttpError(
+        400,
+        `origin "${origin}" cannot be allowed: any website can send it (a sandboxed iframe, an image); serve the page from a real origin`,
+        'origin',
+      );
     if (this.allowed.has(origin)) return;
     this.allowed.add(origin);
     mkdirSync(join(this.file, '..'), { recursive: true });
@@ -39,13 +55,13 @@ export function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-/** A page's origin: the browser's Origin header when it sent a real one, else the origin of the URL it claimed. */
-export function pageOrigin(originHeader: string | undefined, url: string): string {
-  if (originHeader && originHeader !== 'null') return originHeader;
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === 'null' ? `${parsed.protocol}//` : parsed.origin;
-  } catch {
-    return 'unknown';
-  }
+/**
+ * A page's origin is the browser's Origin header and nothing else: the URL a page claims is its own say-so, so
+ * a website could claim `http://localhost:3000/` from a sandboxed iframe. `null` and a missing header stay
+ * visible as such (held, never operable).
+ */
+export function pageOrigin(originHeader: string | undefined): string {
+  const origin = originHeader?.trim();
+  if (!origin) return NO_ORIGIN;
+  return origin.toLowerCase() === 'null' ? OPAQUE_ORIGIN : origin;
 }

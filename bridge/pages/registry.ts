@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { MAIN_FRAME, type ClaimAnswer, type ClaimBody, type SessionRow } from '../protocol/index.js';
+import {
+  MAIN_FRAME,
+  type ClaimAnswer,
+  type ClaimBody,
+  type FrameCheckBody,
+  type SessionRow,
+} from '../protocol/index.js';
 import { HttpError } from '../http/errors.js';
 import type { SseStream } from '../http/sse.js';
 import { sameSecret } from '../token.js';
@@ -8,6 +14,8 @@ import { PageOrigins, pageOrigin } from './origins.js';
 export interface Frame {
   frameId: string;
   url: string;
+  /** the Origin header its stream opened with (the browser's word, unlike the url) */
+  origin?: string;
   stream?: SseStream;
   lastSeen: number;
 }
@@ -73,23 +81,26 @@ export class PageRegistry {
   claim(body: ClaimBody, originHeader?: string): ClaimAnswer {
     const existing = this.byInstance.get(body.instanceId);
     if (existing) {
-      if (!existing.legacy && !(body.secret && sameSecret(body.secret, existing.secret))) {
+      // A legacy page has no secret to prove who re-claims it: whoever learned its instanceId could take it over.
+      if (existing.legacy)
+        throw new HttpError(
+          403,
+          `instanceId "${body.instanceId}" belongs to page ${existing.pageId}, which connected without a secret; claim with a new instanceId`,
+          'instanceId',
+        );
+      if (!(body.secret && sameSecret(body.secret, existing.secret))) {
         throw new HttpError(
           403,
           `instanceId "${body.instanceId}" belongs to page ${existing.pageId}; its secret does not match`,
           'secret',
         );
       }
-      if (existing.legacy) {
-        existing.legacy = false;
-        existing.secret = newSecret();
-      }
       Object.assign(existing, {
         url: body.url,
         pageKey: body.pageKey,
         title: body.title,
         frameworks: body.frameworks ?? existing.frameworks,
-        origin: pageOrigin(originHeader, body.url),
+        origin: pageOrigin(originHeader),
       });
       this.touch(existing);
       this.emit({ type: 'claimed', page: existing });
@@ -116,7 +127,7 @@ export class PageRegistry {
       legacy,
       pageKey: '',
       url,
-      origin: pageOrigin(originHeader, url),
+      origin: pageOrigin(originHeader),
       frameworks,
       frames: new Map([[MAIN_FRAME, { frameId: MAIN_FRAME, url, lastSeen: Date.now() }]]),
       lastSeen: Date.now(),
@@ -127,26 +138,44 @@ export class PageRegistry {
     return page;
   }
 
-  /** The page, when the secret matches (or the page is legacy and no secret was sent). */
-  authorize(pageId: string, secret: string | undefined): Page {
+  /**
+   * The page, when the secret matches; a legacy page without a secret only from its own Origin. An unknown pageId
+   * and a wrong secret answer alike, so a website cannot probe which page ids exist.
+   */
+  authorize(pageId: string, secret: string | undefined, originHeader?: string): Page {
     const page = this.pages.get(pageId);
-    if (!page) throw new HttpError(404, `page "${pageId}" is not known; claim again with POST /bridge/claim`, 'pageId');
-    this.checkSecret(page, secret);
+    if (page?.legacy && !secret) {
+      this.checkLegacy(page, originHeader);
+      return page;
+    }
+    if (!page || !secret || !sameSecret(secret, page.secret))
+      throw new HttpError(
+        403,
+        `page "${pageId}" is not known here or its secret does not match; claim again with POST /bridge/claim`,
+        'secret',
+      );
     return page;
   }
 
-  private checkSecret(page: Page, secret: string | undefined): void {
-    if (page.legacy && !secret) {
-      if (this.options.refuseLegacy)
-        throw new HttpError(
-          403,
-          'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
-          'secret',
-        );
-      return;
-    }
+  private checkSecret(page: Page, secret: string | undefined, originHeader: string | undefined): void {
+    if (page.legacy && !secret) return this.checkLegacy(page, originHeader);
     if (!secret) throw new HttpError(403, `page ${page.pageId} has a secret; send it`, 'secret');
     if (!sameSecret(secret, page.secret)) throw new HttpError(403, `wrong secret for page ${page.pageId}`, 'secret');
+  }
+
+  /**
+   * The legacy path (no secret) is for older page agents on the developer's own origins: the request must come
+   * from the page's own Origin, and that origin must be loopback or allowed. An `<img>` sends no Origin at all.
+   */
+  private checkLegacy(page: Page, originHeader: string | undefined): void {
+    if (this.options.refuseLegacy) throw refusedLegacy();
+    const origin = pageOrigin(originHeader);
+    if (origin !== page.origin || !this.isOperable(page))
+      throw new HttpError(
+        403,
+        `page ${page.pageId} connected without a secret, so it answers only to its own loopback or allowed origin (${page.origin}), not to "${origin}"; load the current page agent`,
+        'secret',
+      );
   }
 
   /** Frames announced by the top document (iframes running the page agent). */
@@ -167,7 +196,7 @@ export class PageRegistry {
   admit(query: StreamQuery, originHeader?: string): Page {
     const page = this.byInstance.get(query.instanceId);
     if (page) {
-      this.checkSecret(page, query.secret);
+      this.checkSecret(page, query.secret, originHeader);
       return page;
     }
     if (query.secret)
@@ -176,10 +205,12 @@ export class PageRegistry {
         `instanceId "${query.instanceId}" has no page; claim it first with POST /bridge/claim`,
         'instanceId',
       );
-    if (this.options.refuseLegacy)
+    if (this.options.refuseLegacy) throw refusedLegacy();
+    const origin = pageOrigin(originHeader);
+    if (!this.origins.isOperable(origin))
       throw new HttpError(
         403,
-        'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
+        `a page without a secret must come from a loopback or allowed origin; this one's Origin is "${origin}". Load the current page agent (it claims with a secret) or allow the origin in the AITI window`,
         'secret',
       );
     const frameworks = query.frameworks ? query.frameworks.split(',').filter(Boolean) : [];
@@ -187,7 +218,7 @@ export class PageRegistry {
   }
 
   /** An admitted stream is open: commands for this frame go down it until it closes. */
-  attach(page: Page, query: StreamQuery, stream: SseStream): Frame {
+  attach(page: Page, query: StreamQuery, stream: SseStream, originHeader?: string): Frame {
     const frameId = query.frameId ?? MAIN_FRAME;
     let frame = page.frames.get(frameId);
     if (!frame) {
@@ -197,6 +228,7 @@ export class PageRegistry {
     const previous = frame.stream;
     frame.stream = stream;
     if (query.url) frame.url = query.url;
+    if (originHeader) frame.origin = pageOrigin(originHeader);
     if (frameId === MAIN_FRAME && query.url) page.url = query.url;
     previous?.close();
     this.touch(page, frame);
@@ -209,6 +241,26 @@ export class PageRegistry {
     });
     this.emit({ type: 'attached', page, frameId });
     return frame;
+  }
+
+  /**
+   * A child frame asks before it trusts a parent's `frame-welcome`: the session must be real (pageId + secret),
+   * the frame id registered by the parent, the page operable, and the parent's origin (as the child's browser
+   * reported it) one of this page's own documents (the page's Origin or a frame stream's). A website that frames
+   * the app can only hand out sessions of its own pages, which are held until the human allows its origin.
+   */
+  checkWelcome(body: FrameCheckBody): Page {
+    const page = this.authorize(body.pageId, body.secret);
+    const refuse = (why: string) =>
+      new HttpError(403, `frame-welcome refused: ${why}; the frame connects as a page of its own`, 'parentOrigin');
+    if (page.instanceId !== body.instanceId)
+      throw refuse(`instanceId "${body.instanceId}" is not page ${page.pageId}'s`);
+    if (!page.frames.has(body.frameId)) throw refuse(`page ${page.pageId} registered no frame "${body.frameId}"`);
+    if (!this.isOperable(page)) throw refuse(`page ${page.pageId} (${page.origin}) is held`);
+    const origins = new Set([page.origin, ...[...page.frames.values()].map((f) => f.origin)]);
+    if (!origins.has(body.parentOrigin))
+      throw refuse(`the parent's origin "${body.parentOrigin}" is not an origin of page ${page.pageId}`);
+    return page;
   }
 
   /** Marks activity; a page with no open stream is forgotten after the TTL. */
@@ -296,6 +348,14 @@ export class PageRegistry {
 export function isConnected(page: Page): boolean {
   for (const frame of page.frames.values()) if (frame.stream?.isOpen) return true;
   return false;
+}
+
+function refusedLegacy(): HttpError {
+  return new HttpError(
+    403,
+    'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
+    'secret',
+  );
 }
 
 function newSecret(): string {

@@ -89,7 +89,7 @@ export class PageRequests {
               this.settle(
                 requestId,
                 new PageCommandError(
-                  `page ${page.pageId} is not connected (last seen ${new Date(frame.lastSeen).toISOString()}); call bridge_status for connected pages`,
+                  `page ${page.pageId} is not connected (last seen ${new Date(frame.lastSeen).toISOString()}) and the command was not sent to any other page; ${this.candidates()}`,
                 ),
               );
             }
@@ -99,6 +99,12 @@ export class PageRequests {
         grace.unref();
       }
     });
+  }
+
+  /** The pages an agent could name instead, for errors: a command never moves to one of them by itself. */
+  private candidates(): string {
+    const rows = this.pages.operable().map((p) => `${p.pageId} (${p.url}${p.title ? `, "${p.title}"` : ''})`);
+    return `connected pages: ${rows.length ? rows.join(', ') : 'none'} — pass one as pageId if you mean it`;
   }
 
   private dispatch(entry: Pending, page: Page): void {

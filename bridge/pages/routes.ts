@@ -1,6 +1,8 @@
+import type { Context } from 'koa';
 import {
   ClaimBody,
   EventBody,
+  FrameCheckBody,
   MAIN_FRAME,
   PageEventPayloads,
   PageSseQuery,
@@ -25,14 +27,22 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
 
   // the zone's CORS middleware answers the preflight; these routes let the router match it
   router.options(
-    ['/bridge/claim', '/bridge/register', '/bridge/result', '/bridge/event', '/bridge/sse', STREAM_PATHS.page],
+    [
+      '/bridge/claim',
+      '/bridge/register',
+      '/bridge/result',
+      '/bridge/event',
+      '/bridge/frame-check',
+      '/bridge/sse',
+      STREAM_PATHS.page,
+    ],
     () => undefined,
   );
 
   /** GET /bridge/sse?role=page: the page's command stream. Refusals answer plainly before the stream opens. */
   router.get(STREAM_PATHS.page, (ctx) => {
     const query = readQuery(ctx, PageSseQuery);
-    const page = pages.admit(query, ctx.get('origin') || undefined);
+    const page = pages.admit(query, originOf(ctx));
     const stream = new SseStream(ctx, {
       pingMs: bridge.config.pingMs,
       headers: { 'Access-Control-Allow-Origin': '*' },
@@ -43,24 +53,29 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
       operable: pages.isOperable(page),
     };
     stream.send('hello', hello);
-    pages.attach(page, query, stream);
+    pages.attach(page, query, stream, originOf(ctx));
   });
 
   router.post('/bridge/claim', async (ctx) => {
     const body = await readBody(ctx, ClaimBody);
-    ctx.body = pages.claim(body, ctx.get('origin') || undefined);
+    ctx.body = pages.claim(body, originOf(ctx));
   });
 
   router.post('/bridge/register', async (ctx) => {
     const body = await readBody(ctx, RegisterBody);
-    const page = pages.authorize(body.pageId, body.secret);
+    const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
     pages.registerFrames(page, body.frameIds, body.urls);
+    ctx.status = 204;
+  });
+
+  router.post('/bridge/frame-check', async (ctx) => {
+    pages.checkWelcome(await readBody(ctx, FrameCheckBody));
     ctx.status = 204;
   });
 
   router.post('/bridge/result', async (ctx) => {
     const body = await readBody(ctx, ResultBody, RESULT_LIMIT);
-    const page = pages.authorize(body.pageId, body.secret);
+    const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
     requests.resolve(body);
     pages.touch(page);
     ctx.status = 204;
@@ -68,9 +83,15 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/event', async (ctx) => {
     const body = await readBody(ctx, EventBody, EVENT_LIMIT);
-    const page = pages.authorize(body.pageId, body.secret);
+    const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
     const payload = PageEventPayloads[body.type].parse(body.payload);
     pages.touch(page);
+    // A held page is any website's page: its console text and file paths go nowhere near agents or the editor.
+    if (!pages.isOperable(page)) {
+      pageEvents.drop('held', body.type);
+      ctx.status = 204;
+      return;
+    }
     pageEvents.emit({
       pageId: page.pageId,
       type: body.type,
@@ -80,3 +101,8 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
     ctx.status = 204;
   });
 };
+
+/** The browser's Origin header: the only word on a page's origin that a website cannot choose. */
+function originOf(ctx: Context): string | undefined {
+  return ctx.get('origin') || undefined;
+}

@@ -58,5 +58,9 @@ export type AiEvent = { [K in AiEventName]: { event: K; data: z.infer<(typeof Ai
 
 export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string() });
 
+/** GET /bridge/token-proof?nonce=: the desktop app checks a bridge holds its token before handing the token over. */
+export const TokenProofQuery = z.object({ nonce: z.string().min(16).max(128) });
+export const TokenProofAnswer = z.object({ proof: z.string() });
+
 /** POST /bridge/presence: the window reports the human present or away (idle). */
 export const PresenceBody = z.object({ away: z.boolean() });

@@ -32,6 +32,17 @@ export const RegisterBody = z.object({
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
+/** POST /bridge/frame-check: a child frame asks whether the parent that welcomed it speaks for a bridge page. */
+export const FrameCheckBody = z.object({
+  pageId: PageId,
+  instanceId: z.string().min(1).max(128),
+  secret: z.string().min(1).max(256),
+  frameId: FrameId,
+  /** the parent's origin as the child's browser reported it (MessageEvent.origin) */
+  parentOrigin: z.string().min(1).max(2048),
+});
+export type FrameCheckBody = z.infer<typeof FrameCheckBody>;
+
 export const PageSseQuery = z.object({
   role: z.literal('page'),
   instanceId: z.string().min(1).max(128),

@@ -70,7 +70,10 @@ describe('page side: claim, stream, commands, results', () => {
       body: { pageId: page.pageId, type: 'page_log', payload: [], secret: 'wrong' },
     });
     expect(event.status).toBe(403);
-    expect(event.body).toMatchObject({ error: `wrong secret for page ${page.pageId}` });
+    // the same answer as for a page that does not exist: no oracle for which page ids are live
+    expect(event.body).toMatchObject({
+      error: `page "${page.pageId}" is not known here or its secret does not match; claim again with POST /bridge/claim`,
+    });
   });
 
   it("refuses a result for another page's request", async () => {
@@ -133,6 +136,7 @@ describe('page side: claim, stream, commands, results', () => {
     const bridge = await startBridge();
     const legacy = await SseClient.open(
       `${bridge.url}/bridge/sse?role=page&instanceId=old-1&url=http%3A%2F%2Flocalhost%3A5173%2F`,
+      { origin: 'http://localhost:5173' },
     );
     const hello = await legacy.next('hello');
     const sessions = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token });

@@ -8,7 +8,7 @@ export interface ClaimOptions {
   instanceId?: string;
   secret?: string;
   url?: string;
-  /** the browser Origin header to claim with */
+  /** the browser Origin header to claim with (default: the origin of `url`, as a browser on that page sends) */
   origin?: string;
   frameworks?: string[];
 }
@@ -20,9 +20,10 @@ export async function claimPage(
 ): Promise<{ instanceId: string; claim: ClaimAnswer }> {
   const instanceId = options.instanceId ?? randomUUID();
   const url = options.url ?? 'http://localhost:3000/';
+  const origin = options.origin ?? browserOrigin(url);
   const res = await fetch(`${bridgeUrl}/bridge/claim`, {
     method: 'POST',
-    headers: { 'content-type': 'text/plain', ...(options.origin ? { origin: options.origin } : {}) },
+    headers: { 'content-type': 'text/plain', ...(origin ? { origin } : {}) },
     body: JSON.stringify({
       instanceId,
       secret: options.secret,
@@ -46,4 +47,13 @@ export async function openPageStream(
   const stream = await SseClient.open(`${bridgeUrl}/bridge/sse?${q}`, page.origin ? { origin: page.origin } : {});
   await stream.next('hello', helloTimeoutMs);
   return stream;
+}
+
+/** The Origin a browser sends from a page at `url` (every cross-origin POST carries one); undefined for no URL. */
+export function browserOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

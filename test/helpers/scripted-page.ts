@@ -1,7 +1,7 @@
 import type { ClaimAnswer, CommandEvent, Json } from '../../bridge/protocol/index.js';
 import { onCleanup } from './bridge.js';
 import type { SseClient } from './sse.js';
-import { claimPage, openPageStream } from './page-wire.js';
+import { browserOrigin, claimPage, openPageStream } from './page-wire.js';
 
 export type CommandHandler = (cmd: string, args: Json, command: CommandEvent) => Json | Promise<Json>;
 
@@ -46,7 +46,7 @@ export class ScriptedPage {
       instanceId,
       claim,
       options.handler ?? ((cmd) => ({ echo: cmd })),
-      options.origin,
+      options.origin ?? browserOrigin(options.url ?? 'http://localhost:3000/'),
     );
     await page.open();
     onCleanup(() => page.close());

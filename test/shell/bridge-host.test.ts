@@ -43,7 +43,7 @@ describe('the bridge inside the app', () => {
   it('says which bridge holds the port when the human declines to attach', async () => {
     const other = await startBridge();
     const declined = startBridgeHost({
-      config: configFor(['--port', String(other.port), '--data-dir', tempDir()]),
+      config: configFor(['--port', String(other.port), '--data-dir', other.context.config.dataDir]),
       offerAttach: async () => false,
     });
     await expect(declined).rejects.toThrow(StartupError);

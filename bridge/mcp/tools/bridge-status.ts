@@ -44,6 +44,8 @@ export const bridgeStatus = defineTool({
         online: agents.filter((a) => a.online),
         offline: agents.filter((a) => !a.online),
       },
+      /** page events that went nowhere: from held pages, or from legacy pages kept out of inboxes and the editor */
+      droppedPageEvents: bridge.pageEvents.dropped(),
       openAsks: state.asks.length,
       humanAway: state.away,
     };

@@ -1,5 +1,5 @@
-import { lstat, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { strictArgs } from '../../protocol/index.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
@@ -11,13 +11,15 @@ export const fileStat = defineTool({
     'Whether a file or directory exists on this machine, and its type, size and modification time. Takes absolute paths only (e.g. to check that a build wrote its output).',
   inputSchema: toolInput('file_stat', strictArgs({ path: z.string().min(1).describe('an absolute path') })),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handle({ path }) {
+  async handle({ path }, call) {
     if (!isAbsolute(path)) {
       throw new ToolError(
         `path "${path}" is relative; give an absolute path (file_stat does not guess a directory)`,
         'path',
       );
     }
+    const root = call.bridge.config.projectRoot;
+    if (root) await insideRoot(path, root);
     let link;
     try {
       link = await lstat(path);
@@ -44,3 +46,31 @@ export const fileStat = defineTool({
     };
   },
 });
+
+/**
+ * With --project-root, file_stat answers only inside it: the path's real location (symlinks resolved, down to the
+ * deepest part that exists) must be under the root's, so a link in the project cannot reach /etc.
+ */
+async function insideRoot(path: string, root: string): Promise<void> {
+  const realRoot = await realpath(root).catch(() => {
+    throw new ToolError(`the project root "${root}" does not exist; fix --project-root`, 'path');
+  });
+  const inside = relative(realRoot, await realLocation(path));
+  if (inside.startsWith('..') || isAbsolute(inside))
+    throw new ToolError(`path "${path}" is outside the project root ${realRoot} (--project-root)`, 'path');
+}
+
+async function realLocation(path: string): Promise<string> {
+  const missing: string[] = [];
+  let at = resolve(path);
+  for (;;) {
+    try {
+      return join(await realpath(at), ...missing.reverse());
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return resolve(path);
+      missing.push(basename(at));
+      at = parent;
+    }
+  }
+}
