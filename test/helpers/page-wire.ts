@@ -11,6 +11,7 @@ export interface ClaimOptions {
   /** the browser Origin header to claim with (default: the origin of `url`, as a browser on that page sends) */
   origin?: string;
   frameworks?: string[];
+  title?: string;
 }
 
 /** POST /bridge/claim as the page agent does it (text/plain, so no preflight). */
@@ -30,6 +31,7 @@ export async function claimPage(
       pageKey: url,
       url,
       frameworks: options.frameworks ?? [],
+      ...(options.title ? { title: options.title } : {}),
     }),
   });
   if (!res.ok) throw new Error(`claim answered ${res.status}: ${await res.text()}`);

@@ -38,6 +38,7 @@ export class ScriptedPage {
       origin?: string;
       handler?: CommandHandler;
       frameworks?: string[];
+      title?: string;
     } = {},
   ): Promise<ScriptedPage> {
     const { instanceId, claim } = await claimPage(bridgeUrl, options);
