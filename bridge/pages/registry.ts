@@ -9,7 +9,7 @@ import {
 import { HttpError } from '../http/errors.js';
 import type { SseStream } from '../http/sse.js';
 import { sameSecret } from '../token.js';
-import { PageOrigins, pageOrigin } from './origins.js';
+import { NO_ORIGIN, OPAQUE_ORIGIN, PageOrigins, pageOrigin } from './origins.js';
 
 export interface Frame {
   frameId: string;
@@ -307,7 +307,8 @@ export class PageRegistry {
     return [
       ...new Set(
         this.all()
-          .filter((p) => !this.isOperable(p))
+          // `null` and no Origin cannot be allowed (any site sends them): no Allow button for them
+          .filter((p) => !this.isOperable(p) && p.origin !== OPAQUE_ORIGIN && p.origin !== NO_ORIGIN)
           .map((p) => p.origin),
       ),
     ];

@@ -143,7 +143,8 @@ describe('a website does not get an operable page', () => {
       fetch(`${bridge.url}/bridge/sse?role=page&instanceId=x-${Math.random()}&url=http%3A%2F%2Flocalhost%3A3000%2F`, {
         headers,
       });
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, {}]) {
+    const attempts: Array<Record<string, string>> = [{ origin: 'http://evil.example' }, { origin: 'null' }, {}];
+    for (const headers of attempts) {
       const res = await open(headers);
       expect(res.status).toBe(403);
       expect(await res.text()).toContain('a page without a secret must come from a loopback or allowed origin');
