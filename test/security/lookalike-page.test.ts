@@ -56,4 +56,39 @@ describe('a lookalike page does not take the commands of a page that closed', ()
     expect(chosen.isError).toBeFalsy();
     expect(received).toEqual(['DOM.getText']);
   });
+
+  it('while the real page reloads, an unbound command waits for it and runs there, not on the lookalike', async () => {
+    const bridge = await startBridge();
+    const site = await serveFixture({
+      '/': `<!doctype html><html><head><title>Shop</title>${agentTag(bridge)}</head><body><h1>Real shop</h1></body></html>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    const real = await openPage(bridge, tab, `${site.url}/`);
+    const agent = await connectAgent(bridge.url);
+    expect(
+      (await callTool(agent, 'page_exec', { cmd: 'DOM.getText', args: { target: 'css=h1' } })).isError,
+    ).toBeFalsy();
+
+    const received: string[] = [];
+    await ScriptedPage.connect(bridge.url, {
+      url: `${site.url}/`,
+      title: 'Shop',
+      handler: (cmd) => {
+        received.push(cmd);
+        return { text: 'forged' };
+      },
+    });
+    let detached = false;
+    bridge.context.pages.onChange((change) => {
+      if (change.type === 'detached' && change.page.pageId === real.pageId) detached = true;
+    });
+    const reloading = tab.reload();
+    await waitFor(() => detached, 5000, 'the real page reloading');
+    const during = await callTool(agent, 'page_exec', { cmd: 'DOM.getText', args: { target: 'css=h1' } });
+    await reloading;
+    expect(during.isError, resultText(during)).toBeFalsy();
+    expect(resultText(during)).toContain('Real shop');
+    expect(bridge.context.pages.get(real.pageId)?.frames.get('main')?.stream?.isOpen).toBe(true);
+    expect(received).toEqual([]);
+  });
 });
