@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  MAIN_FRAME,
-  type ClaimAnswer,
-  type ClaimBody,
-  type FrameCheckBody,
-  type SessionRow,
-} from '../protocol/index.js';
+import { MAIN_FRAME, type ClaimAnswer, type ClaimBody, type SessionRow } from '../protocol/index.js';
 import { HttpError } from '../http/errors.js';
 import type { SseStream } from '../http/sse.js';
 import { sameSecret } from '../token.js';
@@ -241,26 +235,6 @@ export class PageRegistry {
     });
     this.emit({ type: 'attached', page, frameId });
     return frame;
-  }
-
-  /**
-   * A child frame asks before it trusts a parent's `frame-welcome`: the session must be real (pageId + secret),
-   * the frame id registered by the parent, the page operable, and the parent's origin (as the child's browser
-   * reported it) one of this page's own documents (the page's Origin or a frame stream's). A website that frames
-   * the app can only hand out sessions of its own pages, which are held until the human allows its origin.
-   */
-  checkWelcome(body: FrameCheckBody): Page {
-    const page = this.authorize(body.pageId, body.secret);
-    const refuse = (why: string) =>
-      new HttpError(403, `frame-welcome refused: ${why}; the frame connects as a page of its own`, 'parentOrigin');
-    if (page.instanceId !== body.instanceId)
-      throw refuse(`instanceId "${body.instanceId}" is not page ${page.pageId}'s`);
-    if (!page.frames.has(body.frameId)) throw refuse(`page ${page.pageId} registered no frame "${body.frameId}"`);
-    if (!this.isOperable(page)) throw refuse(`page ${page.pageId} (${page.origin}) is held`);
-    const origins = new Set([page.origin, ...[...page.frames.values()].map((f) => f.origin)]);
-    if (!origins.has(body.parentOrigin))
-      throw refuse(`the parent's origin "${body.parentOrigin}" is not an origin of page ${page.pageId}`);
-    return page;
   }
 
   /** Marks activity; a page with no open stream is forgotten after the TTL. */

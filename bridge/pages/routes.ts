@@ -13,6 +13,7 @@ import {
 import { readBody, readQuery } from '../http/body.js';
 import { SseStream } from '../http/sse.js';
 import { STREAM_PATHS, type RouteSetup } from '../http/zones.js';
+import { checkWelcome } from './frame-check.js';
 
 /** Results may carry screenshots: they get a larger body limit than the rest. */
 const RESULT_LIMIT = 16 * 1024 * 1024;
@@ -69,7 +70,7 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
   });
 
   router.post('/bridge/frame-check', async (ctx) => {
-    pages.checkWelcome(await readBody(ctx, FrameCheckBody));
+    checkWelcome(pages, await readBody(ctx, FrameCheckBody));
     ctx.status = 204;
   });
 
