@@ -7,6 +7,10 @@ const noNode = {
   paths: [{ name: 'electron', message: 'only electron/ may import electron' }],
 };
 
+const electronPath = { name: 'electron', message: 'bridge/ runs headless: it must never import electron' };
+const edgeMessage =
+  'the domain (asks, inbox, pages, agents, window) must not import the edges (mcp/, http/): give it a port or a domain error (bridge/errors.ts) instead';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
@@ -24,9 +28,35 @@ export default tseslint.config(
     files: ['bridge/**/*.ts'],
     ignores: ['bridge/page-agent/**', 'bridge/protocol/**'],
     rules: {
+      'no-restricted-imports': ['error', { paths: [electronPath] }],
+    },
+  },
+  {
+    // The import direction (docs/ARCHITECTURE.md): protocol <- domain <- edges. The domain (pages, requests, inbox,
+    // asks, agents, the window hub) never reaches into the edges that serve it: MCP and HTTP plug into it.
+    files: ['bridge/{asks,inbox,pages,agents,window}/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'bridge/ runs headless: it must never import electron' }] },
+        {
+          paths: [electronPath],
+          patterns: [{ group: ['**/mcp', '**/mcp/*'], message: edgeMessage }],
+        },
+      ],
+    },
+  },
+  {
+    // a capability's routes.ts (or <name>-routes.ts) is its HTTP edge, mounted in a trust zone (bridge/routes.ts): only it may use the
+    // HTTP helpers (body parsing, SSE); it still never imports mcp/
+    files: ['bridge/{asks,inbox,pages,agents,window}/**/*.ts'],
+    ignores: ['bridge/*/routes.ts', 'bridge/*/*-routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronPath],
+          patterns: [{ group: ['**/mcp', '**/mcp/*', '**/http', '**/http/*'], message: edgeMessage }],
+        },
       ],
     },
   },

@@ -6,7 +6,7 @@ import { inboxRoutes } from './inbox/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { windowRoutes } from './window/routes.js';
-import { tokenProofRoutes } from './window/token-proof.js';
+import { tokenProofRoutes } from './window/token-proof-routes.js';
 
 /**
  * Which capability's routes live in which trust zone (README "HTTP surface"). A new route goes into the setup of

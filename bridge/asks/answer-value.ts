@@ -1,5 +1,5 @@
 import type { AnswerBody, AskKind, Json } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
+import { Invalid } from '../errors.js';
 
 /** What an answer is checked against: the kind of the ask and what it offered. */
 export interface AnswerRules {
@@ -58,6 +58,6 @@ function chosen(rules: AnswerRules, value: AnswerBody['value'], got: string): Js
   return [...new Set(picks)];
 }
 
-function bad(message: string): HttpError {
-  return new HttpError(400, message, 'value');
+function bad(message: string): Invalid {
+  return new Invalid(message, 'value');
 }

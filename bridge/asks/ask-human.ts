@@ -1,7 +1,7 @@
 import type { AskOutcome } from '../protocol/index.js';
+import type { BridgeContext } from '../context.js';
 import { deliver } from '../inbox/delivery.js';
-import { resolvePage } from '../mcp/resolve-page.js';
-import type { ToolCall, ToolResult } from '../mcp/tool.js';
+import type { AskAnswer, Asker } from './asker.js';
 import type { Ask, AskSpec } from './asks.js';
 import { waitForHuman } from './wait.js';
 
@@ -18,31 +18,32 @@ export interface AskMode {
  * The common path of the user_* tools: an away human answers `away` at once (unless the agent waits), an async
  * ask returns its id and later lands in the inbox, a sync ask holds the call (with progress) until it ends.
  */
-export async function askHuman(
-  call: ToolCall,
+export async function askTheHuman(
+  bridge: BridgeContext,
+  asker: Asker,
   spec: Omit<AskSpec, 'agentId'>,
   mode: AskMode = {},
-): Promise<ToolResult> {
-  const { asks } = call.bridge;
+): Promise<AskAnswer> {
+  const { asks } = bridge;
   if (!mode.async && asks.away && !mode.wait) {
     return outcomeResult(
       asks.immediate(spec.kind, 'away', { text: 'the human is marked away; the question was not shown' }),
     );
   }
-  const ask = asks.create({ ...spec, agentId: call.agent.agentId });
+  const ask = asks.create({ ...spec, agentId: asker.agentId });
   mode.onOpen?.(ask);
   if (mode.async) {
-    void ask.outcome.then((outcome) => answerToInbox(call, ask.spec.agentId, outcome));
+    void ask.outcome.then((outcome) => answerToInbox(bridge, ask.spec.agentId, outcome));
     return {
       structured: { askId: ask.askId, status: 'open' },
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
     };
   }
-  return outcomeResult(await waitForHuman(call, ask));
+  return outcomeResult(await waitForHuman(asks, asker, ask));
 }
 
 /** The tool result of an ended ask: the outcome as structuredContent, with a one-line summary. */
-export function outcomeResult(outcome: AskOutcome): ToolResult {
+export function outcomeResult(outcome: AskOutcome): AskAnswer {
   return { structured: outcome, summary: summarize(outcome) };
 }
 
@@ -64,8 +65,7 @@ export function summarize(outcome: AskOutcome): string {
 }
 
 /** The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first. */
-async function answerToInbox(call: ToolCall, agentId: string, outcome: AskOutcome): Promise<void> {
-  const { bridge } = call;
+async function answerToInbox(bridge: BridgeContext, agentId: string, outcome: AskOutcome): Promise<void> {
   try {
     await deliver(bridge, agentId, {
       kind: 'user_answer',
@@ -77,14 +77,4 @@ async function answerToInbox(call: ToolCall, agentId: string, outcome: AskOutcom
   } catch (error) {
     bridge.log.child('asks').error(`could not put the answer to ${outcome.askId} in ${agentId}'s inbox:`, error);
   }
-}
-
-/** The page an ask is about, for the window's label: the one named, else the one bound by aiti_hello, if any. */
-export function askedAbout(call: ToolCall, pageId: string | undefined): { pageId?: string; pageUrl?: string } {
-  const page = pageId
-    ? resolvePage(call, pageId)
-    : call.agent.pageId
-      ? call.bridge.pages.get(call.agent.pageId)
-      : undefined;
-  return page ? { pageId: page.pageId, pageUrl: page.url } : {};
 }

@@ -11,7 +11,7 @@ import {
   type Json,
   type RejectReason,
 } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
@@ -160,8 +160,8 @@ export class Asks {
     const entry = this.open.get(body.askId);
     if (!entry) {
       const status = this.ended.get(body.askId);
-      if (status) throw new HttpError(409, `ask "${body.askId}" has already ended (${status})`, 'askId');
-      throw new HttpError(404, `no ask "${body.askId}"; open asks: ${this.list()}`, 'askId');
+      if (status) throw new Conflict(`ask "${body.askId}" has already ended (${status})`, 'askId');
+      throw new NotFound(`no ask "${body.askId}"; open asks: ${this.list()}`, 'askId');
     }
     const { ask } = entry;
     // Validate before touching any state, so a bad answer changes nothing.

@@ -1,6 +1,8 @@
 import type { Json } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
-import { ToolError, type ToolCall } from '../mcp/tool.js';
+import { Refused } from '../errors.js';
+import type { Asker } from './asker.js';
+import type { Asks } from './asks.js';
 import { summarize } from './ask-human.js';
 import { waitForHuman } from './wait.js';
 
@@ -34,36 +36,35 @@ function originOf(url: string, base: string): string {
 
 /**
  * The gate in front of page_exec: a dangerous command waits for the human's confirmation on a card (kind
- * `page_command`, with the command shown) unless they allowed it for this page before. Throws a ToolError
+ * `page_command`, with the command shown) unless they allowed it for this page before. Throws Refused
  * telling the agent why the command did not run; returns when it may run.
  */
-export async function confirmPageCommand(call: ToolCall, page: Page, cmd: string, args: Json): Promise<void> {
+export async function confirmPageCommand(asks: Asks, asker: Asker, page: Page, cmd: string, args: Json): Promise<void> {
   const danger = pageCommandDanger(page, cmd, args);
   if (!danger) return;
-  const { asks } = call.bridge;
   if (asks.pageApprovals.has(page, danger.key)) return;
   if (asks.away) {
-    throw new ToolError(
+    throw new Refused(
       `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
     );
   }
   const ask = asks.create({
     kind: 'page_command',
-    agentId: call.agent.agentId,
-    prompt: `${call.agent.agentId} wants to ${danger.what} on ${page.url || page.pageId}`,
+    agentId: asker.agentId,
+    prompt: `${asker.agentId} wants to ${danger.what} on ${page.url || page.pageId}`,
     pageId: page.pageId,
     pageUrl: page.url,
     command: { cmd, args },
   });
-  const outcome = await waitForHuman(call, ask);
+  const outcome = await waitForHuman(asks, asker, ask);
   if (outcome.status === 'answered' && outcome.value === true) {
     if (ask.remember) asks.pageApprovals.add(page, danger.key);
     return;
   }
   if (outcome.status === 'answered') {
-    throw new ToolError(
+    throw new Refused(
       `the human did not allow ${cmd} on page ${page.pageId}${outcome.note ? ` (note: ${outcome.note})` : ''}; it did not run. Do not retry it; find another way or ask them what they prefer.`,
     );
   }
-  throw new ToolError(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
+  throw new Refused(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
 }

@@ -1,17 +1,21 @@
 import type { AskOutcome, AskUpdate } from '../protocol/index.js';
-import type { ToolCall } from '../mcp/tool.js';
-import type { Ask } from './asks.js';
+import type { Asker } from './asker.js';
+import type { Ask, Asks } from './asks.js';
 
 /** Clients drop a silent call after a while (Claude Code: 300 s); a progress note this often keeps it. */
 export const PROGRESS_EVERY_MS = 5_000;
 
 /**
- * Holds a tool call until the human ends the ask. Sends notifications/progress at once, every few seconds and
+ * Holds the asker (a tool call) until the human ends the ask. Sends notifications/progress at once, every few seconds and
  * whenever the human pauses or resumes, with the remaining time in the message. A call that is cancelled (or
  * whose client goes away) withdraws the ask.
  */
-export async function waitForHuman(call: ToolCall, ask: Ask, everyMs = PROGRESS_EVERY_MS): Promise<AskOutcome> {
-  const asks = call.bridge.asks;
+export async function waitForHuman(
+  asks: Asks,
+  asker: Asker,
+  ask: Ask,
+  everyMs = PROGRESS_EVERY_MS,
+): Promise<AskOutcome> {
   let tick = 0;
   const report = (update?: AskUpdate) => {
     if (ask.ended) return;
@@ -21,11 +25,11 @@ export async function waitForHuman(call: ToolCall, ask: Ask, everyMs = PROGRESS_
     const message = paused
       ? `${ask.askId}: paused by the human with ${seconds} s left; the countdown resumes when they resume`
       : `${ask.askId}: waiting for the human to answer, ${seconds} s left`;
-    call.progress(message, ++tick).catch(() => undefined);
+    asker.progress(message, ++tick).catch(() => undefined);
   };
   const onAbort = () => asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected');
-  if (call.signal.aborted) onAbort();
-  call.signal.addEventListener('abort', onAbort, { once: true });
+  if (asker.signal.aborted) onAbort();
+  asker.signal.addEventListener('abort', onAbort, { once: true });
   const unwatch = asks.watch(ask, report);
   const timer = setInterval(report, everyMs);
   timer.unref();
@@ -35,6 +39,6 @@ export async function waitForHuman(call: ToolCall, ask: Ask, everyMs = PROGRESS_
   } finally {
     clearInterval(timer);
     unwatch();
-    call.signal.removeEventListener('abort', onAbort);
+    asker.signal.removeEventListener('abort', onAbort);
   }
 }

@@ -1,9 +1,10 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { describeZodError } from '../protocol/index.js';
+import { BridgeError, Conflict, Forbidden, Invalid, NotFound, Refused, Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
 
-/** An error meant for the client: its message is sent as `{error, field?}` with its status. */
+/** An error of the HTTP edge itself (Host, token, body size): its message is sent as `{error, field?}` with its status. */
 export class HttpError extends Error {
   readonly expose = true;
   constructor(
@@ -13,6 +14,16 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The status of each domain error (bridge/errors.ts): the one place the domain meets HTTP status codes. */
+export function statusOf(error: BridgeError): number {
+  if (error instanceof Invalid) return 400;
+  if (error instanceof Forbidden) return 403;
+  if (error instanceof NotFound) return 404;
+  if (error instanceof Conflict || error instanceof Refused) return 409;
+  if (error instanceof Unavailable) return 503;
+  return 400;
 }
 
 /** The one place that turns a thrown error into an answer. Only errors meant for the client show their message. */
@@ -25,6 +36,12 @@ export function errorResponder(log: Logger) {
         const { message, field } = describeZodError(error);
         ctx.status = 400;
         ctx.body = { error: message, ...(field ? { field } : {}) };
+        return;
+      }
+      if (error instanceof BridgeError) {
+        if (ctx.headerSent || !ctx.writable) return;
+        ctx.status = statusOf(error);
+        ctx.body = { error: error.message, ...(error.field ? { field: error.field } : {}) };
         return;
       }
       const err = error as { status?: number; expose?: boolean; message?: string; field?: string };

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { EventStream } from '../event-stream.js';
 
 export interface SseOptions {
   pingMs: number;
@@ -7,7 +8,7 @@ export interface SseOptions {
 }
 
 /** One server-sent-events stream on a raw Node response (never compressed, never buffered by a proxy). */
-export class SseStream {
+export class SseStream implements EventStream {
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout;

@@ -8,7 +8,7 @@ import type {
   MessagesAnswer,
   MessageStatus,
 } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
+import { Invalid } from '../errors.js';
 import type { Journal } from './journal.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
@@ -184,8 +184,7 @@ export class Inbox {
       } else {
         const time = Date.parse(query.before);
         if (!Number.isFinite(time)) {
-          throw new HttpError(
-            400,
+          throw new Invalid(
             `before "${query.before}" is neither a message id${query.agentId ? ` of agent "${query.agentId}"` : ''} nor an ISO time; pass the nextBefore of the previous page`,
             'before',
           );

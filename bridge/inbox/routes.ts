@@ -1,8 +1,8 @@
 import { MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
 import type { BridgeContext } from '../context.js';
 import { readBody, readQuery } from '../http/body.js';
-import { HttpError } from '../http/errors.js';
 import type { RouteSetup } from '../http/zones.js';
+import { Conflict, NotFound, Unavailable } from '../errors.js';
 import { deliver } from './delivery.js';
 
 /** The human's side of the inbox (README "HTTP surface"): push, history, status (mounted in the window zone). */
@@ -19,8 +19,7 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
     const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft))).catch(
       (error: Error) => {
         bridge.log.error('push not stored:', error);
-        throw new HttpError(
-          503,
+        throw new Unavailable(
           `the message could not be stored (${error.message}); it was not delivered — check the disk of the data dir and send it again`,
         );
       },
@@ -54,13 +53,12 @@ function pushTargets(bridge: BridgeContext, to: string): string[] {
   const known = bridge.agents.all().map((a) => a.agentId);
   if (to === 'all') {
     if (!known.length) {
-      throw new HttpError(409, 'no agent is connected, so "all" reaches nobody; nothing was stored', 'to');
+      throw new Conflict('no agent is connected, so "all" reaches nobody; nothing was stored', 'to');
     }
     return known;
   }
   if (known.includes(to) || bridge.inbox.agentIds().includes(to)) return [to];
-  throw new HttpError(
-    404,
+  throw new NotFound(
     `no agent "${to}"; known agents: ${[...new Set([...known, ...bridge.inbox.agentIds()])].join(', ') || 'none'} — or send to "all"`,
     'to',
   );

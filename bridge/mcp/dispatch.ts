@@ -1,8 +1,8 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { closest, describeZodError } from '../protocol/index.js';
-import { PageCommandError } from '../pages/requests.js';
+import { BridgeError } from '../errors.js';
 import { inboxNotice } from './notice.js';
-import { ToolError, type ToolCall, type ToolDefinition } from './tool.js';
+import type { ToolCall, ToolDefinition, ToolResult } from './tool.js';
 
 /**
  * The one dispatcher every MCP transport uses: validates the arguments with the tool's zod schema, runs the
@@ -33,25 +33,27 @@ export async function dispatch(
     return withNotice(failure(`${name}: ${message}`, field), call);
   }
   try {
-    const result = await tool.handle(parsed.data, call);
-    const json = JSON.stringify(result.structured);
-    return withNotice(
-      {
-        content: [
-          { type: 'text', text: result.summary ? `${result.summary}\n${json}` : json },
-          ...(result.images ?? []).map((image) => ({ type: 'image' as const, ...image })),
-        ],
-        structuredContent: result.structured,
-      },
-      call,
-    );
+    return withNotice(toCallResult(await tool.handle(parsed.data, call)), call);
   } catch (error) {
-    const expected = error instanceof ToolError || error instanceof PageCommandError;
+    // the one list of expected errors: the bridge's own (ToolError, PageCommandError and the domain's are all
+    // BridgeErrors); anything else is a bug, logged, and still answered as a tool error the agent can read
+    const expected = error instanceof BridgeError;
     if (!expected) call.bridge.log.child('mcp').warn(`tool ${name} failed:`, error);
     const message = error instanceof Error ? error.message : String(error);
-    const field = error instanceof ToolError ? error.field : undefined;
-    return withNotice(failure(`${name}: ${message}`, field), call);
+    return withNotice(failure(`${name}: ${message}`, expected ? error.field : undefined), call);
   }
+}
+
+/** How a tool's answer reads to the client: the one place that formats results (text for the model, JSON for programs). */
+function toCallResult(result: ToolResult): CallToolResult {
+  const json = JSON.stringify(result.structured);
+  return {
+    content: [
+      { type: 'text', text: result.summary ? `${result.summary}\n${json}` : json },
+      ...(result.images ?? []).map((image) => ({ type: 'image' as const, ...image })),
+    ],
+    structuredContent: result.structured,
+  };
 }
 
 function failure(message: string, field?: string): CallToolResult {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Agent } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
+import { BridgeError } from '../errors.js';
 
 /** What a tool handler gets besides its arguments: the bridge, the calling agent, and the call's own channel. */
 export interface ToolCall {
@@ -68,13 +69,8 @@ export function defineTool<const N extends string, S extends z.ZodObject>(
   return tool;
 }
 
-/** An error whose message is written for the agent (what was wrong, and what to do next). */
-export class ToolError extends Error {
-  constructor(
-    message: string,
-    /** the argument at fault, e.g. "args.target", when there is one */
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * An error whose message is written for the agent (what was wrong, and what to do next); one of the bridge's own
+ * errors, so the dispatcher reports it as expected.
+ */
+export class ToolError extends BridgeError {}

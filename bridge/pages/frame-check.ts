@@ -1,5 +1,5 @@
 import type { FrameCheckBody } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
+import { Forbidden } from '../errors.js';
 import type { Page, PageRegistry } from './registry.js';
 
 /**
@@ -13,7 +13,7 @@ import type { Page, PageRegistry } from './registry.js';
 export function checkWelcome(pages: PageRegistry, body: FrameCheckBody): Page {
   const page = pages.authorize(body.pageId, body.secret);
   const refuse = (why: string) =>
-    new HttpError(403, `frame-welcome refused: ${why}; the frame connects as a page of its own`, 'parentOrigin');
+    new Forbidden(`frame-welcome refused: ${why}; the frame connects as a page of its own`, 'parentOrigin');
   if (page.instanceId !== body.instanceId) throw refuse(`instanceId "${body.instanceId}" is not page ${page.pageId}'s`);
   if (!page.frames.has(body.frameId)) throw refuse(`page ${page.pageId} registered no frame "${body.frameId}"`);
   if (!pages.isOperable(page)) throw refuse(`page ${page.pageId} (${page.origin}) is held`);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpError } from '../http/errors.js';
-import { isLoopbackHostname } from '../http/guard.js';
+import { Invalid } from '../errors.js';
+import { isLoopbackHostname } from '../loopback.js';
 
 /**
  * What a page's origin reads when the browser sent `Origin: null` (a sandboxed iframe, a file: or data: page)
@@ -33,8 +33,7 @@ export class PageOrigins {
 
   allow(origin: string): void {
     if (origin === OPAQUE_ORIGIN || origin === NO_ORIGIN)
-      throw new HttpError(
-        400,
+      throw new Invalid(
         `origin "${origin}" cannot be allowed: any website can send it (a sandboxed iframe, an image); serve the page from a real origin`,
         'origin',
       );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MAIN_FRAME, type ClaimAnswer, type ClaimBody, type SessionRow } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
-import type { SseStream } from '../http/sse.js';
+import { Forbidden, NotFound } from '../errors.js';
+import type { EventStream } from '../event-stream.js';
 import { sameSecret } from '../token.js';
 import { NO_ORIGIN, OPAQUE_ORIGIN, PageOrigins, pageOrigin } from './origins.js';
 
@@ -10,7 +10,7 @@ export interface Frame {
   url: string;
   /** the Origin header its stream opened with (the browser's word, unlike the url) */
   origin?: string;
-  stream?: SseStream;
+  stream?: EventStream;
   lastSeen: number;
 }
 
@@ -77,14 +77,12 @@ export class PageRegistry {
     if (existing) {
       // A legacy page has no secret to prove who re-claims it: whoever learned its instanceId could take it over.
       if (existing.legacy)
-        throw new HttpError(
-          403,
+        throw new Forbidden(
           `instanceId "${body.instanceId}" belongs to page ${existing.pageId}, which connected without a secret; claim with a new instanceId`,
           'instanceId',
         );
       if (!(body.secret && sameSecret(body.secret, existing.secret))) {
-        throw new HttpError(
-          403,
+        throw new Forbidden(
           `instanceId "${body.instanceId}" belongs to page ${existing.pageId}; its secret does not match`,
           'secret',
         );
@@ -143,8 +141,7 @@ export class PageRegistry {
       return page;
     }
     if (!page || !secret || !sameSecret(secret, page.secret))
-      throw new HttpError(
-        403,
+      throw new Forbidden(
         `page "${pageId}" is not known here or its secret does not match; claim again with POST /bridge/claim`,
         'secret',
       );
@@ -153,8 +150,8 @@ export class PageRegistry {
 
   private checkSecret(page: Page, secret: string | undefined, originHeader: string | undefined): void {
     if (page.legacy && !secret) return this.checkLegacy(page, originHeader);
-    if (!secret) throw new HttpError(403, `page ${page.pageId} has a secret; send it`, 'secret');
-    if (!sameSecret(secret, page.secret)) throw new HttpError(403, `wrong secret for page ${page.pageId}`, 'secret');
+    if (!secret) throw new Forbidden(`page ${page.pageId} has a secret; send it`, 'secret');
+    if (!sameSecret(secret, page.secret)) throw new Forbidden(`wrong secret for page ${page.pageId}`, 'secret');
   }
 
   /**
@@ -165,8 +162,7 @@ export class PageRegistry {
     if (this.options.refuseLegacy) throw refusedLegacy();
     const origin = pageOrigin(originHeader);
     if (origin !== page.origin || !this.isOperable(page))
-      throw new HttpError(
-        403,
+      throw new Forbidden(
         `page ${page.pageId} connected without a secret, so it answers only to its own loopback or allowed origin (${page.origin}), not to "${origin}"; load the current page agent`,
         'secret',
       );
@@ -194,16 +190,14 @@ export class PageRegistry {
       return page;
     }
     if (query.secret)
-      throw new HttpError(
-        404,
+      throw new NotFound(
         `instanceId "${query.instanceId}" has no page; claim it first with POST /bridge/claim`,
         'instanceId',
       );
     if (this.options.refuseLegacy) throw refusedLegacy();
     const origin = pageOrigin(originHeader);
     if (!this.origins.isOperable(origin))
-      throw new HttpError(
-        403,
+      throw new Forbidden(
         `a page without a secret must come from a loopback or allowed origin; this one's Origin is "${origin}". Load the current page agent (it claims with a secret) or allow the origin in the AITI window`,
         'secret',
       );
@@ -212,7 +206,7 @@ export class PageRegistry {
   }
 
   /** An admitted stream is open: commands for this frame go down it until it closes. */
-  attach(page: Page, query: StreamQuery, stream: SseStream, originHeader?: string): Frame {
+  attach(page: Page, query: StreamQuery, stream: EventStream, originHeader?: string): Frame {
     const frameId = query.frameId ?? MAIN_FRAME;
     let frame = page.frames.get(frameId);
     if (!frame) {
@@ -325,9 +319,8 @@ export function isConnected(page: Page): boolean {
   return false;
 }
 
-function refusedLegacy(): HttpError {
-  return new HttpError(
-    403,
+function refusedLegacy(): Forbidden {
+  return new Forbidden(
     'this bridge refuses pages without a secret (--refuse-legacy); load the current page agent',
     'secret',
   );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAIN_FRAME, NAVIGATION_COMMANDS, type Json, type ResultBody } from '../protocol/index.js';
-import { HttpError } from '../http/errors.js';
+import { BridgeError, Forbidden, NotFound } from '../errors.js';
 import type { Page, PageRegistry } from './registry.js';
 
 interface Pending {
@@ -16,7 +16,7 @@ interface Pending {
 }
 
 /** A page command failed: the page went away, timed out, or reported an error. */
-export class PageCommandError extends Error {}
+export class PageCommandError extends BridgeError {}
 
 export interface SendOptions {
   frameId?: string;
@@ -123,13 +123,12 @@ export class PageRequests {
   resolve(body: ResultBody): void {
     const entry = this.pending.get(body.requestId);
     if (!entry)
-      throw new HttpError(
-        404,
+      throw new NotFound(
         `no pending request "${body.requestId}" (it finished, timed out or never existed)`,
         'requestId',
       );
     if (entry.pageId !== body.pageId)
-      throw new HttpError(403, `request "${body.requestId}" was not sent to page ${body.pageId}`, 'pageId');
+      throw new Forbidden(`request "${body.requestId}" was not sent to page ${body.pageId}`, 'pageId');
     if (body.ok) this.settle(body.requestId, undefined, body.result ?? null);
     else this.settle(body.requestId, new PageCommandError(body.error));
   }

@@ -1,18 +1,18 @@
 import type { AiEvent, AiEventName, AiEvents, StateEvent } from '../protocol/index.js';
 import type { z } from 'zod';
-import type { SseStream } from '../http/sse.js';
+import type { EventStream } from '../event-stream.js';
 
 /**
  * The human side's live feed: every role=ai stream gets a `state` event first, then the deltas broadcast here.
  * In-process listeners (the desktop shell's tray and notifications) subscribe to the same feed.
  */
 export class HumanHub {
-  private readonly streams = new Set<SseStream>();
+  private readonly streams = new Set<EventStream>();
   private readonly listeners = new Set<(event: AiEvent) => void>();
 
   constructor(private readonly state: () => StateEvent) {}
 
-  attach(stream: SseStream): void {
+  attach(stream: EventStream): void {
     this.streams.add(stream);
     stream.onClose(() => this.streams.delete(stream));
     stream.send('state', this.state());

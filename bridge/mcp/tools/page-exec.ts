@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FrameId, JsonValue, PUBLIC_COMMANDS, isPageCommand, type Json, strictArgs } from '../../protocol/index.js';
 import { confirmPageCommand } from '../../asks/page-gate.js';
+import { askerOf } from '../asker.js';
 import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
@@ -32,7 +33,7 @@ export const pageExec = defineTool({
     }
     const commandArgs = checkPageArgs(cmd, args, 'args.');
     const page = resolvePage(call, pageId);
-    await confirmPageCommand(call, page, cmd, commandArgs);
+    await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, commandArgs);
     const result = await runPageCommand(call, page, cmd, commandArgs, {
       ...(frameId ? { frameId } : {}),
       timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { strictArgs } from '../../protocol/index.js';
-import { askedAbout, askHuman } from '../../asks/ask-human.js';
+import { askedAbout, askHuman } from '../asker.js';
 import { ToolError, defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 

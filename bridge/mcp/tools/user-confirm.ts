@@ -1,5 +1,5 @@
 import { strictArgs } from '../../protocol/index.js';
-import { askedAbout, askHuman } from '../../asks/ask-human.js';
+import { askedAbout, askHuman } from '../asker.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 

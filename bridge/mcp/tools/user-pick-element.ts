@@ -1,5 +1,5 @@
 import { MAX_ASK_TIMEOUT_MS, PageCommands, PickResult } from '../../protocol/index.js';
-import { askHuman } from '../../asks/ask-human.js';
+import { askHuman } from '../asker.js';
 import type { Asks } from '../../asks/asks.js';
 import { checkPageArgs } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';

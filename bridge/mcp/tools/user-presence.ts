@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { strictArgs } from '../../protocol/index.js';
-import { askedAbout, askHuman } from '../../asks/ask-human.js';
+import { askedAbout, askHuman } from '../asker.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, pageId } from './args.js';
 

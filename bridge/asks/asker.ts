@@ -1,0 +1,18 @@
+/**
+ * Who asks the human, as the asks need them: the port the MCP tools plug a tool call into (bridge/mcp/asker.ts).
+ * Asks know nothing of MCP: an asker is an agent id, a signal that withdraws the question, and a way to say
+ * "still waiting" to whoever waits.
+ */
+export interface Asker {
+  readonly agentId: string;
+  /** aborted when the asker gives up (the call was cancelled, the client went away): the question is withdrawn */
+  readonly signal: AbortSignal;
+  /** tells the waiting asker how the countdown stands (MCP progress notifications) */
+  progress(message: string, progress: number): Promise<void>;
+}
+
+/** What an ask answers its asker: the value for programs, and one line for people and models. */
+export interface AskAnswer {
+  structured: Record<string, unknown>;
+  summary: string;
+}
