@@ -29,6 +29,12 @@ const steps = {
       target: 'node20',
       logLevel: 'warning',
     });
+    // what the stdio shim answers before a bridge runs: this version's initialize and tools/list
+    execFileSync(process.execPath, ['scripts/tool-snapshot.js'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, AITI_LOG: 'warn' },
+    });
   },
   // type declarations for the published package (exports "." and "./vite"), next to the JavaScript
   types: () => run(process.execPath, [tsc, '-p', 'bridge/tsconfig.build.json']),
@@ -105,6 +111,14 @@ const steps = {
       `--banner:js=import { createRequire as __aitiRequire } from 'node:module'; const require = __aitiRequire(import.meta.url);`,
       '--outfile=dist/cli/bin/aiti-bridge.mjs',
     ]);
+    // the tool snapshot the shim answers with before a bridge runs (made by the bridge step)
+    const { copyFileSync, existsSync } = await import('node:fs');
+    const snapshot = new URL('../dist/bridge/shim/tools.json', import.meta.url);
+    if (existsSync(snapshot)) copyFileSync(snapshot, new URL('../dist/cli/bin/tools.json', import.meta.url));
+    else
+      console.error(
+        'build: no dist/bridge/shim/tools.json (run the bridge step): the app shim lists tools only once a bridge runs',
+      );
     const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     writeFileSync(new URL('../dist/cli/package.json', import.meta.url), JSON.stringify({ name, version }) + '\n');
   },
