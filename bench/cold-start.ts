@@ -13,8 +13,8 @@ async function once(): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    // the built bridge, as an installed package runs it
-    env: { ...process.env, AITI_LOG: 'warn', AITI_USE_DIST: '1' },
+    // bin/aiti-bridge.js runs the build in dist/, as an installed package does
+    env: { ...process.env, AITI_LOG: 'warn' },
   });
   try {
     const url = await new Promise<string>((resolve, reject) => {

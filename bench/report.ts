@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, release } from 'node:os';
 
 /** One measured number, with its target when the issue sets one. */
@@ -49,10 +49,58 @@ export function machine(): Record<string, string> {
   };
 }
 
-/** Writes docs/performance.json and the Markdown table in docs/PERFORMANCE.md. */
-export function writeReport(rows: BenchRow[], notes: string[]): void {
+/**
+ * A run of some sections only (`npm run bench shim`) keeps the other rows of the last report: each new row takes
+ * the place of the old row of the same name, or goes after the last row of its group.
+ */
+export function mergeRows(previous: BenchRow[], fresh: BenchRow[]): BenchRow[] {
+  const merged = [...previous];
+  for (const row of fresh) {
+    const same = merged.findIndex((r) => r.name === row.name);
+    if (same !== -1) {
+      merged[same] = row;
+      continue;
+    }
+    const lastOfGroup = merged.map((r) => r.group).lastIndexOf(row.group);
+    merged.splice(lastOfGroup === -1 ? merged.length : lastOfGroup + 1, 0, row);
+  }
+  return merged;
+}
+
+function previousRows(): BenchRow[] {
+  try {
+    return (JSON.parse(readFileSync('docs/performance.json', 'utf8')) as { rows?: BenchRow[] }).rows ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The notes of the last report (docs/PERFORMANCE.md), but the line a partial run adds. */
+function previousNotes(): string[] {
+  let text = '';
+  try {
+    text = readFileSync('docs/PERFORMANCE.md', 'utf8');
+  } catch {
+    return [];
+  }
+  const section = text.split('\n## Notes\n')[1] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('- ') && !line.startsWith('- this report merges'))
+    .map((line) => line.slice(2));
+}
+
+/** Writes docs/performance.json and the Markdown table in docs/PERFORMANCE.md (`partial`: keep the other rows). */
+export function writeReport(measured: BenchRow[], notes: string[], partial = false): void {
   mkdirSync('docs', { recursive: true });
   const env = machine();
+  const rows = partial ? mergeRows(previousRows(), measured) : measured;
+  if (partial) {
+    notes.unshift(...previousNotes());
+    notes.push(
+      `this report merges a run of some sections (${env.date}) into the previous full run: the machine lines describe the last run, and only its rows were measured then.`,
+    );
+  }
   writeFileSync('docs/performance.json', JSON.stringify({ machine: env, rows }, null, 2) + '\n');
   const lines = [
     '# Performance',

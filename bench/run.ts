@@ -7,6 +7,7 @@ import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
 import { writeReport, type BenchRow } from './report.js';
 import { scaleBench } from './scale.js';
+import { shimStart } from './shim-start.js';
 import { snapshotBench } from './snapshot.js';
 
 /** `npm run bench [group ...]`: runs the benchmarks and writes docs/PERFORMANCE.md and docs/performance.json. */
@@ -39,6 +40,7 @@ const loadAtStart = load();
 
 await section('script', pageScript);
 await section('startup', () => coldStart(notes));
+await section('shim', () => shimStart(notes));
 
 async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -57,7 +59,7 @@ notes.push(
   `machine load (1, 5, 15 min averages) at the start of the run: ${loadAtStart}; at the end: ${load()}. Other work on the machine during the run distorts the times upwards.`,
 );
 
-writeReport(rows, notes);
+writeReport(rows, notes, only.length > 0);
 process.stderr.write(
   `bench: wrote docs/PERFORMANCE.md (${rows.length} rows${failed.length ? `; not measured: ${failed.join(', ')}` : ''})\n`,
 );

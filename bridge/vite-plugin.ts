@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * `aiti-bridge/vite`: in `vite dev` only, adds the page agent script to every HTML page and marks each intrinsic
+ * `@aiti-ai/aiti-bridge/vite`: in `vite dev` only, adds the page agent script to every HTML page and marks each intrinsic
  * JSX element with `data-source="src/File.tsx:line:col"`, so Alt+click and the element picker know the exact
  * source line. Production builds are untouched.
  */

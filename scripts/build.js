@@ -2,7 +2,7 @@
 // Builds everything the bridge serves or ships: the bridge itself (dist/bridge), and each further part's step.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -10,10 +10,34 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 const steps = {
-  bridge: () => {
+  // the bridge as Node ESM, one file per source (no bundle: each CLI mode loads only its own modules, so the
+  // stdio shim starts without the server). esbuild only strips types; `npm run typecheck` checks them.
+  bridge: async () => {
+    const { build } = await import('esbuild');
+    const { readdirSync } = await import('node:fs');
+    const src = fileURLToPath(new URL('../bridge', import.meta.url));
+    const entryPoints = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('page-agent'))
+      .map((f) => join(src, f));
     rmSync(new URL('../dist/bridge', import.meta.url), { recursive: true, force: true });
-    run(process.execPath, [tsc, '-p', 'bridge/tsconfig.build.json']);
+    await build({
+      entryPoints,
+      outdir: fileURLToPath(new URL('../dist/bridge', import.meta.url)),
+      outbase: src,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    // what the stdio shim answers before a bridge runs: this version's initialize and tools/list
+    execFileSync(process.execPath, ['scripts/tool-snapshot.js'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, AITI_LOG: 'warn' },
+    });
   },
+  // type declarations for the published package (exports "." and "./vite"), next to the JavaScript
+  types: () => run(process.execPath, [tsc, '-p', 'bridge/tsconfig.build.json']),
   // The page agent: one minified IIFE served at /aiti/page.js (zod and modern-screenshot bundled in).
   page: async () => {
     const { build } = await import('esbuild');
@@ -87,6 +111,14 @@ const steps = {
       `--banner:js=import { createRequire as __aitiRequire } from 'node:module'; const require = __aitiRequire(import.meta.url);`,
       '--outfile=dist/cli/bin/aiti-bridge.mjs',
     ]);
+    // the tool snapshot the shim answers with before a bridge runs (made by the bridge step)
+    const { copyFileSync, existsSync } = await import('node:fs');
+    const snapshot = new URL('../dist/bridge/shim/tools.json', import.meta.url);
+    if (existsSync(snapshot)) copyFileSync(snapshot, new URL('../dist/cli/bin/tools.json', import.meta.url));
+    else
+      console.error(
+        'build: no dist/bridge/shim/tools.json (run the bridge step): the app shim lists tools only once a bridge runs',
+      );
     const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     writeFileSync(new URL('../dist/cli/package.json', import.meta.url), JSON.stringify({ name, version }) + '\n');
   },

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// npm start: builds, then launches the desktop app where Electron can start. Where it cannot (no display, the
-// binary was never downloaded, or it dies at start), says so in one line and runs the headless bridge instead,
+// npm start: builds, then launches the desktop app where Electron can start. The electron package does not
+// download its binary at install (and npm blocks install scripts), so a missing binary is fetched here, once, with
+// Electron's own installer (which honours ELECTRON_MIRROR and electron_config_cache). Where the app cannot start
+// (no display, the fetch failed, or it dies at start), says so in one line and runs the headless bridge instead,
 // which prints the window URL with its token. Bridge flags pass through: npm start -- --port 0 --data-dir /tmp/x
 // (--no-build skips the build).
 import { execFileSync, spawn } from 'node:child_process';
@@ -12,23 +14,85 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(root, 'dist', 'electron', 'main.js');
 /** an Electron that exits with an error this soon did not start (missing libraries, no GPU, sandbox …) */
 const EARLY_EXIT_MS = 5000;
+/** the binary is about 100 MB: past this, fetching it is given up (AITI_ELECTRON_FETCH_TIMEOUT_MS overrides) */
+const FETCH_TIMEOUT_MS = Number(process.env.AITI_ELECTRON_FETCH_TIMEOUT_MS) || 120_000;
 
 const args = process.argv.slice(2);
 const build = !args.includes('--no-build');
 const bridgeArgs = args.filter((arg) => arg !== '--no-build');
 
-/** Why Electron cannot start here, or undefined when it looks able to. */
+/** Why Electron cannot start here, or undefined when it looks able to (once its binary is fetched). */
 function whyNoElectron(env = process.env) {
   if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
     return 'no display (DISPLAY and WAYLAND_DISPLAY are unset)';
   }
-  const binary = electronBinary(env);
-  if (!binary) {
-    return 'the Electron binary is not installed (it is downloaded on first run; run "npx install-electron" where the network allows)';
-  }
-  if (!existsSync(binary)) return `the Electron binary is missing at ${binary}`;
   if (!existsSync(MAIN)) return `the app is not built (${MAIN} is missing; run "npm run build")`;
   return undefined;
+}
+
+/**
+ * Fetches the Electron binary with the electron package's own installer (install.js: @electron/get, the same
+ * cache, mirror and checksums as electron's postinstall), bounded in time. Resolves with a reason when it failed.
+ * Electron's installer loads an ES module with require(), which Node runs from 22.12, and from 20.17 behind
+ * --experimental-require-module.
+ */
+function fetchElectron() {
+  const installer = join(root, 'node_modules', 'electron', 'install.js');
+  if (!existsSync(installer)) return Promise.resolve('the electron package is not installed (run "npm ci")');
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const flags = major > 22 || (major === 22 && minor >= 12) ? [] : ['--experimental-require-module', '--no-warnings'];
+  if (major < 20 || (major === 20 && minor < 17)) {
+    return Promise.resolve(`Electron's installer needs Node 20.17 or newer (this is ${process.version})`);
+  }
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'));
+  const from = process.env.ELECTRON_MIRROR ? ` from ${process.env.ELECTRON_MIRROR}` : '';
+  console.error(
+    `aiti-bridge: fetching the Electron ${version} binary for ${process.platform}-${process.arch}${from} (about 100 MB, once; up to ${FETCH_TIMEOUT_MS / 1000} s)…`,
+  );
+  const started = Date.now();
+  // on a terminal, Electron's installer draws its own progress bar; elsewhere its errors are kept for one line
+  const tty = Boolean(process.stderr.isTTY);
+  const child = spawn(process.execPath, [...flags, installer], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', tty ? 'inherit' : 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk) => (errors += chunk.toString()));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(`fetching the Electron binary took longer than ${FETCH_TIMEOUT_MS / 1000} s`);
+    }, FETCH_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(`Electron's installer could not run (${error.message})`);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0 && electronBinary(process.env)) {
+        console.error(`aiti-bridge: fetched Electron in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        resolve(undefined);
+        return;
+      }
+      const why = firstErrorLine(errors) ?? (signal ? `signal ${signal}` : `exit code ${code}`);
+      const hint = process.env.ELECTRON_MIRROR ? '' : '; ELECTRON_MIRROR names a mirror';
+      resolve(`fetching the Electron binary failed (${why}${hint})`);
+    });
+  });
+}
+
+/** The message of the error Electron's installer printed (its stack's first line). */
+function firstErrorLine(text) {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /error/i.test(l));
+  return line
+    ? line
+        .replace(/^(\w*Error): /, '')
+        .replace(/\.$/, '')
+        .slice(0, 300)
+    : undefined;
 }
 
 /** The binary the electron package would run, without letting it download anything. */
@@ -69,8 +133,13 @@ function launch(binary) {
 }
 
 if (build) execFileSync(process.execPath, [join(root, 'scripts', 'build.js')], { cwd: root, stdio: 'inherit' });
-const reason = whyNoElectron();
-const binary = electronBinary(process.env);
+let reason = whyNoElectron();
+let binary = electronBinary(process.env);
+if (!reason && !binary) {
+  reason = await fetchElectron();
+  binary = electronBinary(process.env);
+}
+if (!reason && binary && !existsSync(binary)) reason = `the Electron binary is missing at ${binary}`;
 if (reason || !binary) await headless(reason ?? 'no Electron binary');
 else {
   const failure = await launch(binary);

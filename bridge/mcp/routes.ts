@@ -8,13 +8,12 @@ import type { AgentTransport } from '../agents/registry.js';
 import { AgentId } from '../protocol/index.js';
 import { createMcpServer } from './server.js';
 import { McpSession } from './sessions.js';
+import { SHIM_HEADER } from '../protocol/headers.js';
 import { sendWebResponse, toWebRequest } from './web-exchange.js';
 
 /** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** The stdio shim marks its requests with this header, so its agent shows as `stdio`. */
-export const SHIM_HEADER = 'x-aiti-transport';
 /** Stateless calls may name the agent they speak for; otherwise they speak for `stateless`. */
 export const AGENT_HEADER = 'x-aiti-agent';
 

@@ -11,3 +11,4 @@ export * from './asks.js';
 export * from './human.js';
 export * from './format.js';
 export * from './strict.js';
+export * from './headers.js';

@@ -11,11 +11,14 @@ export interface ClientConfig {
   format: 'json' | 'toml';
   /** JSON: the object holding the servers (`mcpServers`, `servers`); TOML: the table (`mcp_servers`) */
   container: string;
-  /** the value stored under `aiti` */
-  entry(shim: ShimEntry): Record<string, unknown>;
+  /** the keys of the `aiti` entry the shim owns (a subset of OWNED_KEYS); the rest of an entry is the user's */
+  entry(shim: ShimEntry): Record<string, string | string[]>;
 }
 
 export const SERVER_NAME = 'aiti';
+
+/** The keys --register-shim writes (or takes out) in an existing entry; every other key stays as the user set it. */
+export const OWNED_KEYS = ['type', 'command', 'args'] as const;
 
 /** The MCP clients --register-shim knows, with their user-level config files on this platform. */
 export function knownClients(home: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): ClientConfig[] {

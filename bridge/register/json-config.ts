@@ -8,6 +8,7 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser';
+import { isDeepStrictEqual } from 'node:util';
 
 /** The outcome of planning one edit: the new text, and the entry before and after (undefined = absent). */
 export interface ConfigPlan {
@@ -18,9 +19,17 @@ export interface ConfigPlan {
 
 /**
  * Sets (or, with entry undefined, removes) `<container>.<name>` in a JSON or JSONC config, keeping everything
- * else as it was: comments, key order, and the file's own indentation. Throws when the file is not JSON.
+ * else as it was: comments, key order, and the file's own indentation. An entry that exists keeps its other keys
+ * (a user's `env` …): only the keys in `owned` are written (set from `entry`, or taken out when `entry` lacks
+ * them). Throws when the file is not JSON.
  */
-export function planJson(text: string, container: string, name: string, entry: unknown): ConfigPlan {
+export function planJson(
+  text: string,
+  container: string,
+  name: string,
+  entry: Record<string, unknown> | undefined,
+  owned: readonly string[] = Object.keys(entry ?? {}),
+): ConfigPlan {
   const source = text.trim() ? text : '{}\n';
   const errors: ParseError[] = [];
   const data: unknown = parse(source, errors, { allowTrailingComma: true });
@@ -33,34 +42,54 @@ export function planJson(text: string, container: string, name: string, entry: u
   }
   const before = holder ? (holder as Record<string, unknown>)[name] : undefined;
   if (entry === undefined && before === undefined) return { text };
-  let next: string;
   if (entry === undefined) {
     // removal without formatting takes out exactly the text of the entry (and its comma)
-    next = applyEdits(source, modify(source, [container, name], undefined, {}));
+    let next = applyEdits(source, modify(source, [container, name], undefined, {}));
     if (holder && Object.keys(holder).length === 1) next = applyEdits(next, modify(next, [container], undefined, {}));
-  } else {
-    next = setProperty(source, container, name, entry);
+    return { text: next, before };
   }
-  return { text: next, before, ...(entry !== undefined ? { after: entry } : {}) };
+  if (!isObject(before)) {
+    return { text: setAt(source, [container, name], entry), before, after: entry };
+  }
+  // merge: only the owned keys change, each edited in place
+  let next = source;
+  const after: Record<string, unknown> = { ...before };
+  for (const key of owned) {
+    if (key in entry) {
+      if (isDeepStrictEqual(before[key], entry[key])) continue;
+      next = setAt(next, [container, name, key], entry[key]);
+      after[key] = entry[key];
+    } else if (key in before) {
+      next = applyEdits(next, modify(next, [container, name, key], undefined, {}));
+      delete after[key];
+    }
+  }
+  return next === source ? { text } : { text: next, before, after };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * Writes `<container>.<name>` as pretty JSON in the file's own indentation, touching no other text (the
- * library's formatter would reflow the siblings too).
+ * Writes the value at `path` as pretty JSON in the file's own indentation, touching no other text (the library's
+ * formatter would reflow the siblings too); missing objects on the way are created.
  */
-function setProperty(text: string, container: string, name: string, entry: unknown): string {
+function setAt(text: string, path: string[], value: unknown): string {
   const tree = parseTree(text, [], { allowTrailingComma: true });
   if (!tree) throw new Error('not valid JSON');
   const unit = detectIndent(text);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const existing = findNodeAtLocation(tree, [container, name]);
+  const existing = findNodeAtLocation(tree, path);
   if (existing) {
     const indent = lineIndent(text, existing.parent?.offset ?? existing.offset);
-    return splice(text, existing.offset, existing.length, pretty(entry, indent, unit, eol));
+    return splice(text, existing.offset, existing.length, pretty(value, indent, unit, eol));
   }
-  const holder = findNodeAtLocation(tree, [container]);
-  if (holder) return addProperty(text, holder, name, entry, unit, eol);
-  return addProperty(text, tree, container, { [name]: entry }, unit, eol);
+  const key = path[path.length - 1] ?? '';
+  const parentPath = path.slice(0, -1);
+  const holder = parentPath.length ? findNodeAtLocation(tree, parentPath) : tree;
+  if (holder) return addProperty(text, holder, key, value, unit, eol);
+  return setAt(text, parentPath, { [key]: value });
 }
 
 function addProperty(text: string, object: Node, key: string, value: unknown, unit: string, eol: string): string {

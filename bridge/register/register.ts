@@ -1,8 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { knownClients, SERVER_NAME, type ClientConfig } from './clients.js';
+import { knownClients, OWNED_KEYS, SERVER_NAME, type ClientConfig } from './clients.js';
 import { defaultShimEntry, type ShimEntry } from './entry.js';
 import { planJson, type ConfigPlan } from './json-config.js';
 import { planToml } from './toml-config.js';
@@ -70,12 +69,11 @@ function registerOne(
   try {
     const text = exists ? readFileSync(config.file, 'utf8') : '';
     const entry = mode.unregister ? undefined : config.entry(shim);
-    if (!mode.unregister && isDeepStrictEqual(currentEntry(config, text), entry))
-      return { ...base, status: 'unchanged' };
+    // a re-run changes only the keys the shim owns and keeps what the user added (env …)
     plan =
       config.format === 'json'
-        ? planJson(text, config.container, SERVER_NAME, entry)
-        : planToml(text, config.container, SERVER_NAME, entry as Record<string, string | string[]> | undefined);
+        ? planJson(text, config.container, SERVER_NAME, entry, OWNED_KEYS)
+        : planToml(text, config.container, SERVER_NAME, entry, OWNED_KEYS);
     if (plan.text === text) return { ...base, status: mode.unregister ? 'absent' : 'unchanged' };
   } catch (error) {
     return { ...base, status: 'error', error: `${config.file}: ${(error as Error).message}; left as it was` };
@@ -93,15 +91,6 @@ function registerOne(
     return { ...base, status: 'error', error: `cannot write ${config.file}: ${(error as Error).message}` };
   }
   return report;
-}
-
-function currentEntry(config: ClientConfig, text: string): unknown {
-  if (!text.trim()) return undefined;
-  const plan =
-    config.format === 'json'
-      ? planJson(text, config.container, SERVER_NAME, undefined)
-      : planToml(text, config.container, SERVER_NAME, undefined);
-  return plan.before;
 }
 
 /** The report as lines for a terminal. */

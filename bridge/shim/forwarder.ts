@@ -1,251 +1,294 @@
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializedNotification,
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log.js';
-import { SHIM_HEADER } from '../mcp/routes.js';
+import { BridgeSession, UpstreamError } from './bridge-session.js';
+import {
+  errorResponse,
+  isRequest,
+  isResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc.js';
+import { initializeResult, type ServerSnapshot } from './snapshot.js';
+
+/** Where the shim's own messages to the client go (the stdio channel). */
+export interface ClientSide {
+  send(message: JsonRpcMessage): Promise<void>;
+}
 
 export interface ForwarderOptions {
   /** the MCP endpoint, e.g. http://127.0.0.1:8777/mcp/mcp */
   endpoint: URL;
   token?: string;
   log: Logger;
+  snapshot: ServerSnapshot;
   /** pause between attempts while the bridge is down */
   retryMs?: number;
 }
 
 const REINIT_PREFIX = 'aiti-shim-reinit-';
+const BROKEN_CALL =
+  'the connection to the bridge broke while this call was running (the bridge stopped or restarted), so its answer is lost; call again';
 
 /**
- * Forwards every MCP message between a local client transport (stdio) and the bridge over Streamable HTTP,
- * both ways: requests, responses and notifications, including server→client ones (sampling, progress,
- * claude/channel) that arrive on the bridge's streams. Messages go up in order. While the bridge is down each
- * message waits and is retried; when the bridge lost the session (it restarted), a new session is opened by
- * replaying the client's own initialize, so the client never notices.
+ * Forwards every MCP message between the client (stdio) and the bridge (Streamable HTTP), both ways, including
+ * what the bridge sends on its own (sampling, progress, claude/channel). The client never waits for the bridge to
+ * start: `initialize` (and `tools/list` until a bridge answers) come from this version's snapshot at once, and the
+ * bridge session is opened in the background by replaying the client's own initialize, again after a bridge
+ * restart, so the client never notices. A call while no bridge answers gets an error saying how to start one.
  */
 export class ShimForwarder {
-  private upstream?: StreamableHTTPClientTransport;
-  private init?: JSONRPCRequest;
-  private initialized?: JSONRPCNotification;
+  private session?: BridgeSession;
+  private connecting?: Promise<BridgeSession | undefined>;
+  private init?: JsonRpcRequest;
+  private initialized?: JsonRpcMessage;
+  private readonly initializedSent = new WeakSet<BridgeSession>();
   private queue: Promise<void> = Promise.resolve();
-  private sending = false;
   private closed = false;
-  private down = false;
+  /** why the last attempt to reach the bridge failed (undefined while it answers) */
+  private failure?: UpstreamError;
+  private retryTimer?: NodeJS.Timeout;
   private reinits = 0;
-  private readonly replays = new Map<string, (message: JSONRPCMessage) => void>();
-  /** client requests sent up and not answered yet, with the session they went to */
-  private readonly inflight = new Map<string | number, StreamableHTTPClientTransport>();
+  private readonly replays = new Map<string, (message: JsonRpcMessage) => void>();
+  /**
+   * client requests sent up and not answered yet, with the session they went to; `accepted` once the bridge took
+   * them (before that, a broken session means the request is simply sent again)
+   */
+  private readonly inflight = new Map<JsonRpcId, { session: BridgeSession; accepted: boolean }>();
   private readonly retryMs: number;
 
   constructor(
-    private readonly client: Transport,
+    private readonly client: ClientSide,
     private readonly options: ForwarderOptions,
   ) {
     this.retryMs = options.retryMs ?? 2000;
-    client.onmessage = (message) => {
-      this.queue = this.queue.then(() => this.forward(message));
-    };
   }
 
   private get log(): Logger {
     return this.options.log;
   }
 
-  private async forward(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCRequest(message) && isInitializeRequest(message)) this.init = message;
-    if (isInitializedNotification(message)) this.initialized = message;
-    while (!this.closed) {
+  /** One message from the client. */
+  receive(message: JsonRpcMessage): void {
+    if (isRequest(message) && message.method === 'initialize') {
+      this.init = message;
+      this.reply(message.id, initializeResult(this.options.snapshot, message.params));
+      this.connectSoon(0);
+      return;
+    }
+    if (message.method === 'notifications/initialized') {
+      this.initialized = message;
+      if (this.session && !this.initializedSent.has(this.session)) {
+        this.initializedSent.add(this.session);
+        this.enqueue(message);
+      }
+      return;
+    }
+    if (isRequest(message) && !this.session) {
+      // answered here while no bridge session is open, so the client's start-up never waits for the bridge
+      if (message.method === 'ping') return this.reply(message.id, {});
+      if (message.method === 'tools/list' && this.options.snapshot.tools) {
+        return this.reply(message.id, { tools: this.options.snapshot.tools });
+      }
+    }
+    this.enqueue(message);
+  }
+
+  /** Messages go up in the order the client sent them. */
+  private enqueue(message: JsonRpcMessage): void {
+    this.queue = this.queue.then(() => this.forward(message));
+  }
+
+  private async forward(message: JsonRpcMessage): Promise<void> {
+    for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
+      const session = await this.ensureSession();
+      if (!session) {
+        if (isRequest(message)) this.answerOffline(message);
+        return;
+      }
       try {
-        const upstream = await this.connect(isInitializeRequest(message));
-        this.sending = true;
-        if (isJSONRPCRequest(message)) this.inflight.set(message.id, upstream);
-        await upstream.send(message);
-        this.bridgeIsUp();
+        const entry = { session, accepted: false };
+        if (isRequest(message)) this.inflight.set(message.id, entry);
+        await session.send(message);
+        entry.accepted = true;
         return;
       } catch (error) {
         // this message is sent again (or answered) below: it is not lost with the dropped session
-        if (isJSONRPCRequest(message)) this.inflight.delete(message.id);
-        const kind = classify(error);
-        if (kind === 'session-lost') {
-          this.drop();
+        if (isRequest(message)) this.inflight.delete(message.id);
+        const failure = asUpstreamError(error);
+        if (failure.reached && isRequest(message)) {
+          // the bridge may be running it: its answer is lost, and running it twice could click twice
+          this.drop(session, failure);
+          this.reply(message.id, undefined, BROKEN_CALL);
+          return;
+        }
+        if (failure.kind === 'session-lost' || failure.kind === 'down') {
+          this.drop(session, failure);
           continue;
         }
-        if (kind === 'down') {
-          this.drop();
-          this.bridgeIsDown(error);
-          await sleep(this.retryMs);
-          continue;
-        }
-        const text =
-          kind === 'auth'
-            ? 'the bridge requires its token on the MCP endpoint (--mcp-auth): run the shim with --mcp-auth, and AITI_BRIDGE_TOKEN or --data-dir pointing at the bridge data dir'
-            : `the bridge refused the message: ${(error as Error).message}`;
+        const text = failure.kind === 'auth' ? authText() : `the bridge refused the message: ${failure.message}`;
         this.log.error(text);
-        if (isJSONRPCRequest(message)) {
-          await this.client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: text } });
-        }
+        if (isRequest(message)) this.reply(message.id, undefined, text);
         return;
-      } finally {
-        this.sending = false;
       }
     }
   }
 
-  /** The current upstream session, opened (and initialized again when needed) on first use. */
-  private async connect(isInit: boolean): Promise<StreamableHTTPClientTransport> {
-    if (this.upstream) return this.upstream;
-    const headers: Record<string, string> = { [SHIM_HEADER]: 'stdio' };
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    const upstream = new StreamableHTTPClientTransport(this.options.endpoint, { requestInit: { headers } });
-    upstream.onmessage = (message) => this.fromBridge(upstream, message);
-    upstream.onerror = (error) => this.upstreamFailed(upstream, error);
-    await upstream.start();
-    this.upstream = upstream;
+  /** The open bridge session, or a new one when the bridge answers now; undefined while it does not. */
+  private ensureSession(): Promise<BridgeSession | undefined> {
+    if (this.session) return Promise.resolve(this.session);
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  /** Opens a session by replaying the client's initialize (and initialized), then the bridge's event stream. */
+  private async open(): Promise<BridgeSession | undefined> {
+    const init = this.init;
+    if (!init || this.closed) return undefined;
+    let failOpen: (error: Error) => void = () => undefined;
+    const brokenWhileOpening = new Promise<never>((_, reject) => (failOpen = reject));
+    brokenWhileOpening.catch(() => undefined);
+    const session: BridgeSession = new BridgeSession({
+      endpoint: this.options.endpoint,
+      ...(this.options.token ? { token: this.options.token } : {}),
+      onmessage: (message) => this.fromBridge(session, message),
+      onbroken: (error) => (session === this.session ? this.broken(session, error) : failOpen(error)),
+    });
     try {
-      if (!isInit && this.init) await this.replayInit(upstream);
+      const id = `${REINIT_PREFIX}${++this.reinits}`;
+      const answered = new Promise<JsonRpcMessage>((resolve) => this.replays.set(id, resolve));
+      await session.send({ ...init, id });
+      const answer = await Promise.race([answered, brokenWhileOpening]);
+      if (answer.error) throw new UpstreamError('other', `the bridge refused initialize: ${answer.error.message}`);
+      const version = (answer.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      if (typeof version === 'string') session.protocolVersion = version;
+      if (this.initialized) {
+        this.initializedSent.add(session);
+        await session.send(this.initialized);
+      }
+      await session.openStream();
     } catch (error) {
-      this.drop();
-      throw error;
+      session.close();
+      this.replays.clear();
+      this.wentDown(asUpstreamError(error));
+      this.connectSoon(this.retryMs);
+      return undefined;
     }
-    return upstream;
+    if (this.closed) {
+      await session.terminate();
+      return undefined;
+    }
+    this.session = session;
+    if (this.failure) this.log.warn(`connected to the bridge at ${this.options.endpoint.origin}`);
+    this.failure = undefined;
+    // the client's initialized may have come while the session was opening
+    if (this.initialized && !this.initializedSent.has(session)) {
+      this.initializedSent.add(session);
+      this.enqueue(this.initialized);
+    }
+    return session;
   }
 
-  /** The bridge forgot us (restart): open a new session with the client's own initialize, quietly. */
-  private async replayInit(upstream: StreamableHTTPClientTransport): Promise<void> {
-    if (!this.init) return;
-    const id = `${REINIT_PREFIX}${++this.reinits}`;
-    const answered = new Promise<JSONRPCMessage>((resolve) => this.replays.set(id, resolve));
-    await upstream.send({ ...this.init, id });
-    const answer = await answered;
-    if (isJSONRPCErrorResponse(answer)) throw new Error(`the bridge refused initialize: ${answer.error.message}`);
-    if (this.initialized) await upstream.send(this.initialized);
-    this.log.info(`reconnected to the bridge at ${this.options.endpoint.origin} with a new MCP session`);
+  /** Tries to open a session after `ms`, in the background (pushes reach the client without its next request). */
+  private connectSoon(ms: number): void {
+    if (this.closed || this.session || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.session && !this.closed) void this.ensureSession();
+    }, ms);
+    this.retryTimer.unref();
   }
 
-  private fromBridge(upstream: StreamableHTTPClientTransport, message: JSONRPCMessage): void {
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && typeof message.id === 'string') {
+  private fromBridge(session: BridgeSession, message: JsonRpcMessage): void {
+    if (isResponse(message) && typeof message.id === 'string') {
       const replay = this.replays.get(message.id);
       if (replay) {
         this.replays.delete(message.id);
-        if (isJSONRPCResultResponse(message)) setVersion(upstream, message.result);
         replay(message);
         return;
       }
     }
-    if (isJSONRPCResultResponse(message) && this.init && message.id === this.init.id) {
-      setVersion(upstream, message.result);
-    }
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+    if (isResponse(message)) {
+      // an answer from a session already dropped was answered with an error then
+      if (this.inflight.get(message.id)?.session !== session) return;
       this.inflight.delete(message.id);
     }
     this.client.send(message).catch((error: unknown) => this.log.warn('cannot write to the client:', error));
   }
 
-  /**
-   * An error outside a send: the GET stream broke (the bridge stopped or restarted). Open a new session in the
-   * background so pushes reach the client again without waiting for its next request.
-   */
-  private upstreamFailed(upstream: StreamableHTTPClientTransport, error: Error): void {
-    if (this.sending || upstream !== this.upstream || this.closed) return;
+  /** The session's stream broke: the bridge stopped or restarted. Open a new one as soon as it answers. */
+  private broken(session: BridgeSession, error: Error): void {
+    if (session !== this.session || this.closed) return;
     this.log.debug('bridge stream error:', error);
-    this.drop();
-    if (!this.init) return;
-    this.queue = this.queue.then(() => this.resync());
+    this.drop(session, new UpstreamError('down', error.message));
+    this.connectSoon(0);
   }
 
-  private async resync(): Promise<void> {
-    while (!this.closed && !this.upstream) {
-      try {
-        await this.connect(false);
-        this.bridgeIsUp();
-      } catch (error) {
-        if (classify(error) === 'down') this.bridgeIsDown(error);
-        else this.log.warn('cannot reopen the bridge session:', error);
-        await sleep(this.retryMs);
-      }
-    }
-  }
-
-  private drop(): void {
-    const upstream = this.upstream;
-    this.upstream = undefined;
-    if (upstream) {
-      upstream.onerror = undefined;
-      upstream.onmessage = undefined;
-      void upstream.close().catch(() => undefined);
-      this.failInflight(upstream);
-    }
-  }
-
-  /**
-   * Requests that went to a session now dropped will never be answered (the bridge stopped or restarted while
-   * running them): answer them with an error at once, instead of leaving the client waiting for its own timeout.
-   */
-  private failInflight(upstream: StreamableHTTPClientTransport): void {
-    for (const [id, sentTo] of [...this.inflight]) {
-      if (sentTo !== upstream) continue;
+  private drop(session: BridgeSession, failure: UpstreamError): void {
+    if (this.session === session) this.session = undefined;
+    session.close();
+    if (failure.kind === 'down') this.wentDown(failure);
+    // requests that went to this session will never be answered: say so at once instead of leaving the client
+    // waiting for its own timeout
+    for (const [id, sent] of [...this.inflight]) {
+      if (sent.session !== session || !sent.accepted) continue;
       this.inflight.delete(id);
-      const text =
-        'the connection to the bridge broke while this call was running (the bridge stopped or restarted), so its answer is lost; call again';
-      this.client
-        .send({ jsonrpc: '2.0', id, error: { code: -32000, message: text } })
-        .catch((error: unknown) => this.log.warn('cannot write to the client:', error));
+      this.reply(id, undefined, BROKEN_CALL);
     }
   }
 
-  private bridgeIsDown(error: unknown): void {
-    if (this.down) return;
-    this.down = true;
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    this.log.warn(
-      `cannot reach the bridge at ${this.options.endpoint.origin} (${cause}); retrying every ${this.retryMs / 1000} s — start it with "aiti-bridge" (or the AITI desktop app), or set AITI_BRIDGE_URL`,
-    );
+  private wentDown(failure: UpstreamError): void {
+    const first = !this.failure;
+    this.failure = failure;
+    if (!first) return;
+    if (failure.kind === 'auth') this.log.error(authText());
+    else if (failure.kind === 'down') {
+      this.log.warn(
+        `cannot reach the bridge at ${this.options.endpoint.origin} (${failure.message}); retrying every ${this.retryMs / 1000} s — ${HOW_TO_START}`,
+      );
+    } else this.log.warn(`cannot open a session with the bridge: ${failure.message}`);
   }
 
-  private bridgeIsUp(): void {
-    if (!this.down) return;
-    this.down = false;
-    this.log.warn(`the bridge at ${this.options.endpoint.origin} answers again`);
+  /** A request that needs the bridge while none answers: a tool call gets a result the agent reads. */
+  private answerOffline(request: JsonRpcRequest): void {
+    const failure = this.failure;
+    const origin = this.options.endpoint.origin;
+    let text: string;
+    if (failure?.kind === 'auth') text = authText();
+    else if (failure && failure.kind !== 'down')
+      text = `the AITI bridge at ${origin} refused the session: ${failure.message}`;
+    else {
+      const what = request.method === 'tools/call' ? String(request.params?.name ?? 'the tool') : request.method;
+      text = `The AITI bridge is not running at ${origin} (${failure?.message ?? 'no answer'}), so ${what} could not run: ${HOW_TO_START}, then call again.`;
+    }
+    if (request.method === 'tools/call') {
+      this.reply(request.id, { content: [{ type: 'text', text }], isError: true });
+    } else this.reply(request.id, undefined, text);
+  }
+
+  private reply(id: JsonRpcId, result: unknown, error?: string): void {
+    const message: JsonRpcMessage =
+      error === undefined ? { jsonrpc: '2.0', id, result } : errorResponse(id, -32000, error);
+    this.client.send(message).catch((err: unknown) => this.log.warn('cannot write to the client:', err));
   }
 
   /** The client left: end the bridge session at once (the agent shows offline), then stop. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const upstream = this.upstream;
-    this.upstream = undefined;
-    if (upstream?.sessionId) await upstream.terminateSession().catch(() => undefined);
-    await upstream?.close().catch(() => undefined);
+    clearTimeout(this.retryTimer);
+    const session = this.session;
+    this.session = undefined;
+    await session?.terminate();
   }
 }
 
-type Failure = 'down' | 'session-lost' | 'auth' | 'other';
+const HOW_TO_START =
+  'start it with "npx @aiti-ai/aiti-bridge" (or open the AITI Bridge desktop app); if it listens elsewhere, set AITI_BRIDGE_URL in this MCP server\'s environment';
 
-function classify(error: unknown): Failure {
-  if (error instanceof StreamableHTTPError) {
-    if (error.code === 404) return 'session-lost';
-    if (error.code === 401) return 'auth';
-    if (error.code === 502 || error.code === 503 || error.code === 504) return 'down';
-    return 'other';
-  }
-  // fetch failed: ECONNREFUSED, ECONNRESET, a DNS failure … (TypeError from undici)
-  if (error instanceof TypeError) return 'down';
-  return 'other';
+function authText(): string {
+  return 'the bridge requires its token on the MCP endpoint (--mcp-auth): run the shim with --mcp-auth, and AITI_BRIDGE_TOKEN or --data-dir pointing at the bridge data dir';
 }
 
-function setVersion(upstream: StreamableHTTPClientTransport, result: unknown): void {
-  const version = (result as { protocolVersion?: unknown }).protocolVersion;
-  if (typeof version === 'string') upstream.setProtocolVersion(version);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function asUpstreamError(error: unknown): UpstreamError {
+  return error instanceof UpstreamError ? error : new UpstreamError('other', (error as Error).message);
 }

@@ -1,23 +1,28 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createLogger } from '../log.js';
 import { bridgeTarget } from './connection.js';
 import { ShimForwarder } from './forwarder.js';
+import { loadSnapshot } from './snapshot.js';
+import { StdioChannel } from './stdio-channel.js';
 
 /**
  * `aiti-bridge --stdio`: an MCP stdio server for clients that only launch commands (Claude Code, Cursor, Codex …),
- * forwarding everything to the running bridge. stdout carries the protocol and nothing else; notes go to stderr.
- * Resolves when the client closes stdin.
+ * forwarding everything to the running bridge. It loads neither the server nor the MCP SDK, so it answers as soon
+ * as Node runs. stdout carries the protocol and nothing else; notes go to stderr. Resolves when the client closes
+ * stdin.
  */
 export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const target = bridgeTarget(argv, env);
   const log = createLogger('aiti-shim');
-  const stdio = new StdioServerTransport(process.stdin, process.stdout);
+  const stdio = new StdioChannel(process.stdin, process.stdout);
   const forwarder = new ShimForwarder(stdio, {
     endpoint: target.endpoint,
     log,
+    snapshot: loadSnapshot(),
     ...(target.token ? { token: target.token } : {}),
   });
-  await stdio.start();
+  stdio.onmessage = (message) => forwarder.receive(message);
+  stdio.onbadline = (line) => log.warn(`skipped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`);
+  stdio.start();
   log.debug(`forwarding stdio to ${target.endpoint.href}`);
   await new Promise<void>((resolve) => {
     const done = () => resolve();
@@ -27,6 +32,5 @@ export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.once('SIGINT', done);
   });
   await forwarder.close();
-  await stdio.close();
   return 0;
 }

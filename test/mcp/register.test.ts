@@ -103,6 +103,75 @@ describe('--register-shim', () => {
     ).toBe('/usr/local/bin/node');
   });
 
+  it('keeps what the user added to the entry (env) in all four clients when it runs again after a move', () => {
+    const { home, files } = homeWithConfigs();
+    registerShim(options(home));
+    const url = 'http://127.0.0.1:9999';
+    // what the README advises for another port: AITI_BRIDGE_URL in the entry's environment, added by hand
+    for (const [file, container] of [
+      [files.claude, 'mcpServers'],
+      [files.cursor, 'mcpServers'],
+      [files.vscode, 'servers'],
+    ] as const) {
+      const text = readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '');
+      const data = JSON.parse(text) as Record<string, Record<string, Record<string, unknown>>>;
+      const entry = data[container]?.aiti ?? {};
+      entry.env = { AITI_BRIDGE_URL: url };
+      entry.timeout = 20000;
+      writeFileSync(file, JSON.stringify(data, null, 2));
+    }
+    writeFileSync(
+      files.codex,
+      readFileSync(files.codex, 'utf8').replace(
+        '[mcp_servers.aiti]\n',
+        '[mcp_servers.aiti]\nstartup_timeout_sec = 20\n',
+      ) + `\n[mcp_servers.aiti.env]\nAITI_BRIDGE_URL = "${url}"\n`,
+    );
+
+    const moved = { command: '/usr/local/bin/node', args: ['/home/me/aiti/bin/aiti-bridge.js', '--stdio'] };
+    const report = registerShim({ ...options(home), shim: moved });
+    expect(report.clients.map((c) => c.status)).toEqual(['updated', 'updated', 'updated', 'updated']);
+    expect(json(files.claude).mcpServers?.aiti).toEqual({
+      type: 'stdio',
+      ...moved,
+      env: { AITI_BRIDGE_URL: url },
+      timeout: 20000,
+    });
+    expect(json(files.cursor).mcpServers?.aiti).toEqual({ ...moved, env: { AITI_BRIDGE_URL: url }, timeout: 20000 });
+    expect(json(files.vscode).servers?.aiti).toEqual({
+      type: 'stdio',
+      ...moved,
+      env: { AITI_BRIDGE_URL: url },
+      timeout: 20000,
+    });
+    const codex = parseToml(readFileSync(files.codex, 'utf8')) as { mcp_servers: Record<string, unknown> };
+    expect(codex.mcp_servers.aiti).toEqual({ ...moved, startup_timeout_sec: 20, env: { AITI_BRIDGE_URL: url } });
+    expect(codex.mcp_servers.docs).toEqual({ command: 'docs-mcp', args: ['--fast'] });
+    expect(report.clients[0]?.after).toMatchObject({ env: { AITI_BRIDGE_URL: url } });
+
+    const again = registerShim({ ...options(home), shim: moved });
+    expect(again.clients.map((c) => c.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  });
+
+  it('takes over an entry written by hand: its command, args and type change, the rest stays', () => {
+    const home = tempDir('aiti-home-');
+    const file = join(home, '.claude.json');
+    const handWritten = { type: 'stdio', command: 'npx', args: ['-y', 'aiti-bridge', '--stdio'], env: { A: '1' } };
+    writeFileSync(file, JSON.stringify({ mcpServers: { aiti: handWritten } }, null, 2));
+    const codexFile = join(home, '.codex', 'config.toml');
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(
+      codexFile,
+      '[mcp_servers.aiti]\ncommand = "npx"\nargs = [\n  "-y",\n  "aiti-bridge",\n  "--stdio",\n]\nenv = { A = "1" }\n',
+    );
+    const report = registerShim(options(home));
+    expect(report.clients.filter((c) => c.status !== 'not-found').map((c) => c.status)).toEqual(['updated', 'updated']);
+    expect(json(file).mcpServers?.aiti).toEqual({ type: 'stdio', ...shim, env: { A: '1' } });
+    expect(
+      (parseToml(readFileSync(codexFile, 'utf8')) as { mcp_servers: Record<string, unknown> }).mcp_servers.aiti,
+    ).toEqual({ ...shim, env: { A: '1' } });
+  });
+
   it('--unregister gives back the files as they were', () => {
     const { home, files } = homeWithConfigs();
     registerShim(options(home));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +10,29 @@ import { ScriptedPage } from '../helpers/scripted-page.js';
 import { waitFor } from '../helpers/wait.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
+
+/** A port nothing listens on: a bridge is started on it and closed, so it was free a moment ago. */
+async function freePort(): Promise<number> {
+  const probe = await createBridge({ port: 0, dataDir: tempDir() });
+  await probe.close();
+  return probe.port;
+}
+
+/** The official SDK client on the shim (`aiti-bridge --stdio`) pointed at `url`; stderr kept for reading. */
+async function shimClient(url: string, name: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--stdio'],
+    env: { PATH: process.env.PATH ?? '', AITI_BRIDGE_URL: url, AITI_LOG: 'warn' },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  onCleanup(() => client.close());
+  return { client, stderr: () => stderr };
+}
 
 describe('the stdio shim (aiti-bridge --stdio)', () => {
   it('forwards tools/list and tool calls to the bridge, and the agent shows as stdio', async () => {
@@ -101,39 +123,41 @@ describe('the stdio shim (aiti-bridge --stdio)', () => {
     await waitFor(() => bridge.context.agents.get('leaver')?.links.size === 0, 10_000, 'leaver offline');
   });
 
-  it('says on stderr that the bridge is down, keeps retrying, and works once it starts', async () => {
-    const dataDir = tempDir();
-    // find a free port, then leave it free for a while
-    const probe = await createBridge({ port: 0, dataDir });
-    const port = probe.port;
-    await probe.close();
-    const shim = spawn(process.execPath, [BIN, '--stdio'], {
-      env: { PATH: process.env.PATH ?? '', AITI_BRIDGE_URL: `http://127.0.0.1:${port}`, AITI_LOG: 'warn' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    onCleanup(() => {
-      shim.kill();
-    });
-    let stderr = '';
-    let stdout = '';
-    shim.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    shim.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    shim.stdin.write(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'early', version: '1' } },
-      }) + '\n',
-    );
-    await waitFor(() => stderr.includes('cannot reach the bridge'), 15_000, 'the stderr line');
-    expect(stderr).toContain(`http://127.0.0.1:${port}`);
-    expect(stdout).toBe('');
-    const bridge = await createBridge({ port, dataDir });
+  it('with no bridge running, answers initialize and tools/list at once, and a call says how to start one', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const { client, stderr } = await shimClient(url, 'early-bird');
+    expect(client.getServerVersion()).toMatchObject({ name: 'aiti-bridge' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['page_exec', 'bridge_status', 'user_confirm']));
+    const call = await callTool(client, 'bridge_status');
+    expect(call.isError).toBe(true);
+    expect(resultText(call)).toContain(`The AITI bridge is not running at ${url}`);
+    expect(resultText(call)).toContain('npx @aiti-ai/aiti-bridge');
+    expect(resultText(call)).toContain('AITI_BRIDGE_URL');
+    await waitFor(() => stderr().includes('cannot reach the bridge'), 10_000, 'the stderr line');
+    expect(stderr()).toContain(url);
+  });
+
+  it('connects to a bridge that starts later without the client noticing, under the client name', async () => {
+    const port = await freePort();
+    const { client } = await shimClient(`http://127.0.0.1:${port}`, 'late-riser');
+    expect((await callTool(client, 'bridge_status')).isError).toBe(true);
+    const bridge = await createBridge({ port, dataDir: tempDir() });
     onCleanup(() => bridge.close());
-    await waitFor(() => stdout.includes('"id":1'), 15_000, 'the initialize answer');
-    const answer = JSON.parse(stdout.trim().split('\n')[0] ?? '') as { result: { serverInfo: { name: string } } };
-    expect(answer.result.serverInfo.name).toBe('aiti-bridge');
+    const status = await callTool(client, 'bridge_status');
+    expect(status.isError).toBeFalsy();
+    expect(status.structuredContent).toMatchObject({
+      you: 'late-riser',
+      agents: { online: [expect.objectContaining({ agentId: 'late-riser', transport: 'stdio' })] },
+    });
+  });
+
+  it('lists, with no bridge, the very tools this version of the bridge lists', async () => {
+    const { client: offline } = await shimClient(`http://127.0.0.1:${await freePort()}`, 'offline');
+    const bridge = await startBridge();
+    const direct = await connectAgent(bridge.url, { clientName: 'direct' });
+    expect((await offline.listTools()).tools).toEqual((await direct.listTools()).tools);
   });
 
   it('opens a new session by itself after the bridge restarts', async () => {

@@ -22,7 +22,7 @@ const api: Plugin = {
 };
 
 /**
- * The React 19 fixture app served by a real Vite dev server with @vitejs/plugin-react and aiti-bridge/vite (which
+ * The React 19 fixture app served by a real Vite dev server with @vitejs/plugin-react and @aiti-ai/aiti-bridge/vite (which
  * injects the page agent and adds data-source attributes). Closed after the test.
  */
 export async function startReactApp(

@@ -13,7 +13,7 @@ function hooks(plugin: Plugin) {
   };
 }
 
-describe('aiti-bridge/vite', () => {
+describe('@aiti-ai/aiti-bridge/vite', () => {
   it('runs in dev only and injects the page agent script with the project root', () => {
     const plugin = aitiBridge({ bridgeUrl: 'http://127.0.0.1:9999/' });
     expect(plugin.apply).toBe('serve');

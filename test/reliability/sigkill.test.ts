@@ -5,6 +5,7 @@ import type { MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js'
 import { http, tempDir } from '../helpers/bridge.js';
 import { connectAgent, type AgentTransportKind } from '../helpers/mcp.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
+import { waitFor } from '../helpers/wait.js';
 import { SturdyPage } from './sturdy-page.js';
 
 /** A client-side limit on each call, as agents' MCP clients have; a call the bridge never answers ends there. */
@@ -104,14 +105,14 @@ describe('SIGKILL of the bridge mid-traffic', () => {
   it('answers a call in flight through the stdio shim with an error at once, not after the client timeout', async () => {
     const dataDir = tempDir();
     const first = await spawnBridge(dataDir);
-    await SturdyPage.connect(first.url, { silent: true });
+    const page = await SturdyPage.connect(first.url, { silent: true });
     const agent = await connectAgent(first.url, { transport: 'stdio', clientName: 'shim-agent' });
     const call = agent.callTool({ name: 'page_exec', arguments: { cmd: 'DOM.getText', args: {} } }, undefined, {
       timeout: 60_000,
     });
     call.catch(() => undefined);
     // the page holds the command, so the call is still running when the bridge dies
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => page.received === 1, 10_000, 'the command to reach the page');
     await kill(first.child);
     const started = Date.now();
     await expect(call).rejects.toThrow(/connection to the bridge broke while this call was running.*call again/);

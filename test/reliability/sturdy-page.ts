@@ -11,6 +11,8 @@ import { claimPage, openPageStream } from '../helpers/page-wire.js';
  */
 export class SturdyPage {
   private running = true;
+  /** commands this page took so far */
+  received = 0;
 
   private constructor(
     private readonly bridgeUrl: string,
@@ -44,6 +46,7 @@ export class SturdyPage {
       } catch {
         continue;
       }
+      this.received++;
       if (this.silent) continue;
       await new Promise((r) => setTimeout(r, Math.random() * 10));
       const result: Json = { answeredBy: this.pageId, args: command.args };

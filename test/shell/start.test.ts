@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +60,26 @@ async function headlessBridgeFrom(output: { stderr: string }) {
 
 const firstLine = (text: string) => text.split('\n')[0];
 
+const electronInstalled = existsSync(join(ROOT, 'node_modules', 'electron', 'path.txt'));
+const ELECTRON_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** A local HTTP server standing in for Electron's download mirror; it records the paths asked for. */
+async function localMirror(answer: (res: ServerResponse) => void): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    answer(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCleanup(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests };
+}
+
 describe('npm start where Electron cannot start', () => {
   beforeAll(() => {
     // the launch path needs the app built; only the electron step, which writes dist/electron alone
@@ -75,17 +97,50 @@ describe('npm start where Electron cannot start', () => {
     expect(output.stdout).toBe('');
   });
 
-  it.skipIf(existsSync(join(ROOT, 'node_modules', 'electron', 'path.txt')))(
-    'without the Electron binary (never downloaded), says so without trying to download it',
+  it.skipIf(electronInstalled)(
+    'with a display and no Electron binary, fetches it with Electron installer, and falls back in one line when that fails',
     async () => {
-      const { output } = npmStart(['--port', '0', '--data-dir', tempDir()], envWith({ DISPLAY: ':99' }));
-      await headlessBridgeFrom(output);
-      expect(firstLine(output.stderr)).toMatch(
-        /^aiti-bridge: the desktop app cannot start here: the Electron binary is not installed .*; running the headless bridge instead$/,
+      // a mirror that serves a zip whose checksum cannot match: Electron's installer refuses it
+      const mirror = await localMirror((res) =>
+        res.writeHead(200, { 'content-type': 'application/zip' }).end('no zip'),
       );
-      expect(output.stderr).not.toContain('Downloading Electron');
+      const cache = tempDir();
+      const { output } = npmStart(
+        ['--port', '0', '--data-dir', tempDir()],
+        envWith({ DISPLAY: ':99', ELECTRON_MIRROR: mirror.url, electron_config_cache: cache }),
+      );
+      await headlessBridgeFrom(output);
+      const lines = output.stderr.split('\n');
+      expect(lines[0]).toBe(
+        `aiti-bridge: fetching the Electron ${ELECTRON_VERSION} binary for linux-${process.arch} from ${mirror.url} (about 100 MB, once; up to 120 s)…`,
+      );
+      expect(lines[1]).toMatch(
+        /^aiti-bridge: the desktop app cannot start here: fetching the Electron binary failed \(Generated checksum for "electron-v[\d.]+-linux-\w+\.zip" did not match expected checksum\); running the headless bridge instead$/,
+      );
+      expect(mirror.requests).toEqual([
+        `/v${ELECTRON_VERSION}/electron-v${ELECTRON_VERSION}-linux-${process.arch}.zip`,
+      ]);
     },
   );
+
+  it.skipIf(electronInstalled)('gives up fetching Electron after its time limit, in one line', async () => {
+    // a mirror that never answers
+    const mirror = await localMirror(() => undefined);
+    const { output } = npmStart(
+      ['--port', '0', '--data-dir', tempDir()],
+      envWith({
+        DISPLAY: ':99',
+        ELECTRON_MIRROR: mirror.url,
+        electron_config_cache: tempDir(),
+        AITI_ELECTRON_FETCH_TIMEOUT_MS: '3000',
+      }),
+    );
+    await headlessBridgeFrom(output);
+    expect(output.stderr.split('\n')[1]).toBe(
+      'aiti-bridge: the desktop app cannot start here: fetching the Electron binary took longer than 3 s; running the headless bridge instead',
+    );
+    expect(mirror.requests).toHaveLength(1);
+  });
 
   it('when Electron dies at start, says how and falls back to the headless bridge', async () => {
     const fake = tempDir();

@@ -17,7 +17,7 @@ export function watchAltClick(root: string | undefined, send: (payload: OpenFile
       void resolveSource(el, root).then((source) => {
         if (!source) {
           toast(
-            `No source location is known for ${describeElement(el)} (add the aiti-bridge/vite plugin for exact lines)`,
+            `No source location is known for ${describeElement(el)} (add the @aiti-ai/aiti-bridge/vite plugin for exact lines)`,
             {
               title: 'AITI — open in editor',
             },

@@ -7,7 +7,7 @@ export function ConnectHelp({ open }: { open: boolean }) {
     { label: 'Script tag', text: `<script src="${script}"></script>` },
     {
       label: 'Vite plugin',
-      text: `import { aitiBridge } from 'aiti-bridge/vite';\n// vite.config.ts: plugins: [aitiBridge()]`,
+      text: `import { aitiBridge } from '@aiti-ai/aiti-bridge/vite';\n// vite.config.ts: plugins: [aitiBridge()]`,
     },
     {
       label: 'Bookmarklet',

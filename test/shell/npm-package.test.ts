@@ -1,0 +1,202 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { waitFor } from '../helpers/wait.js';
+import { installOffline, packPackage, type PackedPackage } from './offline-install.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+// One pack and one install for the whole file: the tests below are what a user does next in that project.
+let work = '';
+let app = '';
+let packed: PackedPackage;
+let installLog = '';
+const OFFLINE = { npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'aiti-pack-'));
+  packed = packPackage(work);
+  app = join(work, 'app');
+  mkdirSync(app);
+  // vite and typescript (with Node's types) are what a user's project brings for the vite.config.ts check
+  installLog = installOffline(app, packed, ['vite', 'typescript', '@types/node']);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** `npx aiti-bridge <args>` in the user's project, offline: npx fails rather than fetch from the registry. */
+function npx(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync('npx', ['aiti-bridge', ...args], {
+    cwd: app,
+    encoding: 'utf8',
+    env: { ...process.env, ...OFFLINE, AITI_LOG: 'warn', ...env },
+    timeout: 30_000,
+  });
+}
+
+/** `npx aiti-bridge --port 0` in its own process group; resolves with the URL it prints. */
+async function startFromPackage(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn('npx', ['aiti-bridge', '--port', '0', '--data-dir', dataDir], {
+    cwd: app,
+    env: { ...process.env, ...OFFLINE, AITI_LOG: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    return exited;
+  };
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+  });
+  await waitFor(() => /listening on http:\/\/\S+/.test(stderr) || child.exitCode !== null, 30_000, 'the URL');
+  const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+  if (!url) throw new Error(`npx aiti-bridge --port 0 printed no URL:\n${stderr}`);
+  return { url, stop };
+}
+
+describe(`the published package (${pkg.name}), packed and installed from the npm cache`, () => {
+  it('ships the built code, the bin, README and LICENSE: no sources, tests or source maps', () => {
+    const allowed =
+      /^(package\.json|README\.md|LICENSE|bin\/aiti-bridge\.js|dist\/bridge\/.+\.(js|d\.ts|json)|dist\/page\/page\.js|dist\/renderer\/.+)$/;
+    expect(packed.files.filter((file) => !allowed.test(file) || file.endsWith('.map'))).toEqual([]);
+    for (const needed of [
+      'dist/bridge/cli.js',
+      'dist/bridge/index.d.ts',
+      'dist/bridge/vite-plugin.d.ts',
+      'dist/page/page.js',
+      'dist/renderer/index.html',
+      'LICENSE',
+    ]) {
+      expect(packed.files).toContain(needed);
+    }
+  });
+
+  it('installs without engine warnings and without Electron', () => {
+    expect(installLog).not.toMatch(/EBADENGINE/);
+    expect(existsSync(join(app, 'node_modules', 'electron'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', '.bin', 'aiti-bridge'))).toBe(true);
+  });
+
+  it('npx aiti-bridge --help prints the usage', () => {
+    const result = npx(['--help']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('aiti-bridge --stdio');
+    expect(result.stdout).toContain('--port');
+  });
+
+  it('npx aiti-bridge --port 0 serves the bridge, its page script and window; --stdio reaches it', async () => {
+    const { url, stop } = await startFromPackage(tempDir());
+    expect((await http(`${url}/bridge/health`)).body).toEqual({ ok: true, version: pkg.version });
+    expect((await http(`${url}/aiti/page.js`)).status).toBe(200);
+    expect((await http(`${url}/aiti/ui/`)).status).toBe(200);
+
+    const client = new Client({ name: 'install-check', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['aiti-bridge', '--stdio'],
+        cwd: app,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          ...OFFLINE,
+          AITI_BRIDGE_URL: url,
+          AITI_LOG: 'warn',
+        },
+        stderr: 'pipe',
+      }),
+    );
+    expect(client.getServerVersion()).toMatchObject({ name: 'aiti-bridge', version: pkg.version });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('bridge_status');
+    await client.close();
+
+    await stop();
+    await expect(fetch(`${url}/bridge/health`)).rejects.toThrow();
+  });
+
+  it('npx aiti-bridge --register-shim --dry-run names the installed bin and writes nothing', () => {
+    const home = tempDir();
+    mkdirSync(join(home, '.claude'));
+    const result = npx(['--register-shim', '--dry-run'], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    expect(result.status).toBe(0);
+    const bin = join(app, 'node_modules', pkg.name, 'bin', 'aiti-bridge.js');
+    expect(result.stdout).toContain(`running the shim: ${process.execPath} ${bin} --stdio`);
+    expect(result.stdout).toMatch(/Claude Code .*aiti entry would be added/);
+    expect(existsSync(join(home, '.claude.json'))).toBe(false);
+  });
+
+  it('import("@aiti-ai/aiti-bridge") gives createBridge, which starts a working bridge', async () => {
+    const dataDir = tempDir();
+    const script = `
+      const { createBridge, ToolInputs } = await import(${JSON.stringify(pkg.name)});
+      const bridge = await createBridge({ port: 0, dataDir: ${JSON.stringify(dataDir)} });
+      const health = await (await fetch(bridge.url + '/bridge/health')).json();
+      await bridge.close();
+      console.log(JSON.stringify({ health, tools: Object.keys(ToolInputs).length }));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, AITI_LOG: 'warn' },
+      timeout: 30_000,
+    });
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout) as { health: unknown; tools: number };
+    expect(out.health).toEqual({ ok: true, version: pkg.version });
+    expect(out.tools).toBeGreaterThan(10);
+  });
+
+  it('its types check in a strict vite.config.ts and a script using createBridge (no TS7016)', () => {
+    writeFileSync(
+      join(app, 'vite.config.ts'),
+      `import { defineConfig } from 'vite';
+import { aitiBridge } from '${pkg.name}/vite';
+
+export default defineConfig({ plugins: [aitiBridge({ bridgeUrl: 'http://127.0.0.1:8777' })] });
+`,
+    );
+    writeFileSync(
+      join(app, 'start.ts'),
+      `import { createBridge, type Bridge, type BridgeConfig } from '${pkg.name}';
+
+const config: Partial<BridgeConfig> = { port: 0 };
+export const started: Promise<Bridge> = createBridge(config);
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['vite.config.ts', 'start.ts'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+});
