@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { FrameId, PageCommands, SnapshotResult } from '../../protocol/index.js';
+import { FrameId, PageCommands, SnapshotResult, strictArgs } from '../../protocol/index.js';
 import { rememberOutline } from '../outline-change.js';
 import { asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
@@ -14,7 +14,11 @@ export const pageSnapshot = defineTool({
   // Snapshot.take's arguments (its settle wait stays internal: actions use it), plus where to take it
   inputSchema: toolInput(
     'page_snapshot',
-    PageCommands['Snapshot.take'].omit({ settleMs: true }).extend({ pageId, frameId: FrameId.optional() }),
+    strictArgs({
+      pageId,
+      frameId: FrameId.optional(),
+      ...PageCommands['Snapshot.take'].omit({ settleMs: true }).shape,
+    }),
   ),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle({ pageId, frameId, target, depth }, call) {
