@@ -9,6 +9,7 @@ import { writeReport, type BenchRow } from './report.js';
 import { scaleBench } from './scale.js';
 import { shimStart } from './shim-start.js';
 import { snapshotBench } from './snapshot.js';
+import { tokensBench } from './tokens.js';
 
 /** `npm run bench [group ...]`: runs the benchmarks and writes docs/PERFORMANCE.md and docs/performance.json. */
 const CALLS = Number(process.env.AITI_BENCH_CALLS ?? 500);
@@ -53,6 +54,7 @@ async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T>
 
 await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser, CALLS, notes)));
 await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
+await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 notes.push(

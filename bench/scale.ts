@@ -75,8 +75,9 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     clearInterval(sampler);
     peak = Math.max(peak, bridge.rssMiB());
     if (misrouted) throw new Error(`${misrouted} results came back to the wrong call`);
+    const p99 = percentile(samples, 99);
     notes.push(
-      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. First one agent calls page_exec DOM.getText 200 times, one at a time, while all the others stay connected; then all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The bridge process used ${round(bridgeCpu, 1)} s of CPU in those ${round(wall / 1000, 1)} s (${Math.round((100 * bridgeCpu * 1000) / wall)}% of one core); the 550 clients run in one Node process beside it on the same ${cpus().length} cores and used ${round(clientCpu, 1)} s of CPU, so the round-trip times include the clients' own scheduling.`,
+      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. First one agent calls page_exec DOM.getText 200 times, one at a time, while all the others stay connected; then all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The bridge process used ${round(bridgeCpu, 1)} s of CPU in those ${round(wall / 1000, 1)} s (${Math.round((100 * bridgeCpu * 1000) / wall)}% of one core); the 550 clients run in one Node process beside it on the same ${cpus().length} cores and used ${round(clientCpu, 1)} s of CPU, so the round-trip times include the clients' own scheduling.${p99 >= 50 ? ` 50-agents gap: p99 ${round(p99)} ms against 50 ms. With 50 calls in flight, a call waits behind the others on the bridge's one JavaScript thread: at ${round((bridgeCpu * 1000) / (AGENTS * CALLS_PER_AGENT), 2)} ms of bridge CPU per call, the 50th call in a burst waits about ${Math.round((50 * bridgeCpu * 1000) / (AGENTS * CALLS_PER_AGENT))} ms for the CPU alone, before the clients' own ${round((clientCpu * 1000) / (AGENTS * CALLS_PER_AGENT), 2)} ms per call on the same cores; the p99 target needs the per-call CPU (see the page round trip notes) below 1 ms, or the calls spread over more than one thread.` : ''}`,
     );
     const group = '500 pages + 50 agents';
     return [
@@ -118,8 +119,10 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
       {
         group,
         name: `page_exec round trip with all 50 agents calling at once (p99 of ${samples.length})`,
-        value: round(percentile(samples, 99)),
+        value: round(p99),
         unit: 'ms',
+        target: '< 50 ms',
+        met: p99 < 50,
       },
     ];
   } finally {

@@ -2,12 +2,13 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { closest, describeZodError } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
 import { inboxNotice } from './notice.js';
+import { plainText } from './text.js';
 import type { ToolCall, ToolDefinition, ToolResult } from './tool.js';
 
 /**
  * The one dispatcher every MCP transport uses: validates the arguments with the tool's zod schema, runs the
  * handler, and turns whatever it throws into an `isError` result written for the agent. Results carry the
- * structured value in structuredContent and the same JSON as text, plus the unread-inbox notice line.
+ * structured value in structuredContent and plain lines for the model as text, plus the unread-inbox notice line.
  */
 export async function dispatch(
   tools: readonly ToolDefinition[],
@@ -45,11 +46,12 @@ export async function dispatch(
 }
 
 /** How a tool's answer reads to the client: the one place that formats results (text for the model, JSON for programs). */
+/** The text is written for a model (the summary, then plain lines); structuredContent keeps the JSON. */
 function toCallResult(result: ToolResult): CallToolResult {
-  const json = JSON.stringify(result.structured);
+  const body = result.text ?? plainText(result.structured);
   return {
     content: [
-      { type: 'text', text: result.summary ? `${result.summary}\n${json}` : json },
+      { type: 'text', text: [result.summary, body].filter(Boolean).join('\n') },
       ...(result.images ?? []).map((image) => ({ type: 'image' as const, ...image })),
     ],
     structuredContent: result.structured,

@@ -77,7 +77,9 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
   ctx.respond = false;
   const isStream = ctx.method === 'GET' && response.ok && Boolean(response.body);
   if (isStream) ctx.res.once('close', () => session.streamClosed());
-  await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined);
+  await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined, {
+    flushAtOnce: isStream,
+  });
 }
 
 /**

@@ -23,11 +23,16 @@ export interface ToolCall {
   bindAgent(agentId: string): Agent;
 }
 
-/** A tool's answer: `structured` goes to structuredContent and, as JSON, to the text content. */
+/**
+ * A tool's answer: `structured` goes to structuredContent (full JSON, for programs); the text content is written
+ * for a model: the summary line, then `text` (plain lines) or, without it, `structured` as plain lines (mcp/text.ts).
+ */
 export interface ToolResult {
   structured: Record<string, unknown>;
-  /** a one-line human summary put before the JSON, when helpful */
+  /** a one-line summary put first, when helpful */
   summary?: string;
+  /** the body of the text content, as plain lines for a model; default: `structured` written as plain lines */
+  text?: string;
   /** images the client should show the model (MCP image content), e.g. a screenshot; base64 data */
   images?: Array<{ data: string; mimeType: string }>;
 }

@@ -11,11 +11,24 @@ export function toWebRequest(req: IncomingMessage, url: string, overrides: Recor
   return new Request(url, { method: req.method ?? 'GET', headers });
 }
 
+/** A POST answer's stream that stays quiet this long gets its headers anyway, so the client knows it is served. */
+const QUIET_HEADERS_MS = 20;
+
 /**
  * Writes a Web `Response` to a Node response, streaming SSE bodies event by event. Resolves when the body ends
  * or the client goes away (which cancels the body, so the transport forgets that stream).
+ *
+ * A tool call's SSE answer is usually its headers, one event and the end, produced within one tick: written one
+ * by one on a no-delay socket, that is three syscalls and three packets the client wakes up for. The socket is
+ * corked until the next tick instead, so they leave together. A long-lived stream (`flushAtOnce`: the GET stream)
+ * sends its headers at once; a POST answer that stays quiet (a question to the human) sends them after 20 ms.
  */
-export async function sendWebResponse(res: ServerResponse, response: Response, onOpen?: () => void): Promise<void> {
+export async function sendWebResponse(
+  res: ServerResponse,
+  response: Response,
+  onOpen?: () => void,
+  options: { flushAtOnce?: boolean } = {},
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   const streaming = headers['content-type']?.includes('text/event-stream') ?? false;
@@ -26,25 +39,40 @@ export async function sendWebResponse(res: ServerResponse, response: Response, o
     headers['x-accel-buffering'] = 'no';
   }
   res.writeHead(response.status, headers);
-  // Node holds headers back until the first write; a quiet stream must still open at once.
-  if (streaming) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;
   }
+  let quiet: NodeJS.Timeout | undefined;
+  // Node holds headers back until the first write; a quiet stream must still open.
+  if (streaming && options.flushAtOnce) res.flushHeaders();
+  else if (streaming) quiet = setTimeout(() => res.flushHeaders(), QUIET_HEADERS_MS);
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);
   onOpen?.();
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.writableEnded) res.write(value);
+      if (res.writableEnded) continue;
+      clearTimeout(quiet);
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      res.write(value);
     }
   } catch {
     // the client left or the transport closed the stream: nothing more to write
   } finally {
+    clearTimeout(quiet);
     res.off('close', cancel);
     if (!res.writableEnded) res.end();
   }

@@ -2,16 +2,19 @@ import { isA } from './dom/realm.js';
 import { RESULT_CHAR_LIMIT } from '../protocol/commands.js';
 import type { SnapshotFrame, SnapshotResult } from '../protocol/snapshot.js';
 import { viewport } from './commands/layout.js';
-import { isActionable, nameOf, roleOf } from './dom/aria.js';
+import { collapseRuns } from './snapshot-runs.js';
+import { contentText, controlValue, isActionable, nameOf, roleOf } from './dom/aria.js';
 import { refFor } from './dom/refs.js';
+import { resolveTarget } from './dom/targets.js';
 import { clip, isDisabled, normalize } from './dom/visible.js';
 import { frameIdOf } from './frames.js';
 
 /**
  * The outline behind page_snapshot: one line per node a person would notice, indented by depth. Generic
  * wrappers (div, span) vanish and their children move up; containers without anything actionable collapse to
- * one line of text; every actionable element starts with its ref. That keeps it well below an accessibility
- * tree of the same page while every control stays reachable.
+ * one line of text; every actionable element starts with its ref; long runs of similar rows show their first
+ * few and a count; with a modal dialog open, only the dialog. That keeps it below an accessibility tree of the
+ * same page while every control stays reachable.
  */
 
 const SKIP = new Set([
@@ -88,7 +91,6 @@ interface Out {
 const EMPTY: Out = { lines: [], rich: false };
 
 class Walker {
-  refs = 0;
   chars = 0;
   truncated = false;
   readonly frames: SnapshotFrame[] = [];
@@ -96,11 +98,14 @@ class Walker {
   constructor(
     private readonly maxDepth: number,
     private readonly budget: number,
+    /** false when the agent asked for one part of the page: then it sees every row */
+    private readonly collapse: boolean,
   ) {}
 
   private line(depth: number, text: string): string {
     this.chars += text.length + depth * 2 + 1;
-    if (this.chars > this.budget) this.truncated = true;
+    // collapsing runs of rows shrinks what was walked, so walking stops only well past the budget
+    if (this.chars > this.budget * 4) this.truncated = true;
     return '  '.repeat(depth) + text;
   }
 
@@ -112,12 +117,16 @@ class Walker {
         ? parent.assignedNodes({ flatten: true })
         : [...parent.childNodes]
       : [...((isA(parent, Element) && parent.shadowRoot) || parent).childNodes];
+    const outs: Out[] = [];
     for (const node of nodes) {
       if (this.truncated) break;
       const out = this.node(node, depth);
-      lines.push(...out.lines);
+      if (out.lines.length) outs.push(out);
       rich ||= out.rich;
     }
+    const kept = this.collapse ? collapseRuns(outs, () => refFor(holder(parent))) : outs;
+    for (const out of kept) lines.push(...out.lines);
+    if (kept !== outs) this.chars = Math.max(0, this.chars - droppedChars(outs, kept));
     return { lines, rich };
   }
 
@@ -145,8 +154,7 @@ class Walker {
       return { lines: kids.lines.filter((line) => !line.trimStart().startsWith('"')), rich: kids.rich };
     }
     const role = roleOf(el);
-    if (isActionable(el, role)) {
-      this.refs++;
+    if (isActionable(el, role) && !isSentinel(el, role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
       return { lines: [this.line(depth, this.describe(el, role)), ...(kids.rich ? kids.lines : [])], rich: true };
     }
@@ -154,13 +162,14 @@ class Walker {
       const kids = this.children(el, depth + 1);
       const head = role === 'heading' ? `heading[${headingLevel(el)}]` : role;
       if (!kids.rich && LEAFY.has(role)) {
-        const text = role === 'row' ? rowText(el) : nameOf(el, role, 160) || normalize((el as HTMLElement).innerText);
+        const text = role === 'row' ? rowText(el) : nameOf(el, role, 160) || contentText(el, 160);
         if (!text && role !== 'separator' && role !== 'img') return EMPTY;
         // a paragraph of plain text is just text: no role word, and its container may merge it
         if (role === 'paragraph') return { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false };
         return { lines: [this.line(depth, text ? `${head} ${JSON.stringify(clip(text, 160))}` : head)], rich: true };
       }
-      const name = nameOf(el, role, 80);
+      // its text is in the lines below: a name only from aria-label, a label, a legend or a dialog title
+      const name = nameOf(el, role, 80, false);
       const modal = (role === 'dialog' || role === 'alertdialog') && isModal(el) ? ' [modal]' : '';
       return {
         lines: [this.line(depth, `${head}${name ? ` ${JSON.stringify(name)}` : ''}${modal}`), ...kids.lines],
@@ -169,8 +178,8 @@ class Walker {
     }
     const kids = this.children(el, depth);
     if (!kids.rich && kids.lines.length > 1) {
-      const text = normalize((el as HTMLElement).innerText ?? el.textContent);
-      return text ? { lines: [this.line(depth, JSON.stringify(clip(text, 200)))], rich: false } : EMPTY;
+      const text = contentText(el, 200);
+      return text ? { lines: [this.line(depth, JSON.stringify(text))], rich: false } : EMPTY;
     }
     return kids;
   }
@@ -201,11 +210,12 @@ class Walker {
 
   private describe(el: Element, role: string): string {
     const parts = [refFor(el), role || el.localName];
-    if (isA(el, HTMLInputElement) && !['text', 'checkbox', 'radio', 'submit', 'button'].includes(el.type))
-      parts[1] += `:${el.type}`;
+    // the input type when the role does not say it already (textbox:email, textbox:date; not slider:range)
+    const said = ['text', 'checkbox', 'radio', 'submit', 'button', 'range', 'number', 'search'];
+    if (isA(el, HTMLInputElement) && !said.includes(el.type)) parts[1] += `:${el.type}`;
     const name = nameOf(el, role);
     if (name) parts.push(JSON.stringify(name));
-    const value = valueOf(el);
+    const value = controlValue(el, role);
     if (value !== undefined) parts.push(`=${JSON.stringify(clip(value, 120))}`);
     if (isA(el, HTMLAnchorElement) && el.getAttribute('href')) parts.push(`→${shortUrl(el.href)}`);
     const states = statesOf(el);
@@ -222,7 +232,30 @@ function headingLevel(el: Element): number {
 }
 
 function rowText(row: Element): string {
-  return [...row.children].map((cell) => normalize((cell as HTMLElement).innerText)).join(' | ');
+  return [...row.children].map((cell) => contentText(cell, 80)).join(' | ');
+}
+
+/** The element that holds a list of child nodes: for a shadow root, its host. */
+function holder(parent: Node): Element {
+  if (isA(parent, Element)) return parent;
+  if (isA(parent, ShadowRoot)) return parent.host;
+  return document.body;
+}
+
+function droppedChars(all: Out[], kept: Array<{ lines: string[] }>): number {
+  const size = (outs: Array<{ lines: string[] }>) =>
+    outs.reduce((sum, out) => sum + out.lines.reduce((n, l) => n + l.length + 1, 0), 0);
+  return size(all) - size(kept);
+}
+
+/**
+ * Focusable only through tabindex, with no role, no name and no text: the sentinels a modal puts around itself to
+ * trap the focus, or a scroll container. A person sees nothing there to act on.
+ */
+function isSentinel(el: Element, role: string): boolean {
+  if (role || el.hasAttribute('onclick') || el.getAttribute('tabindex') === null) return false;
+  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title')) return false;
+  return !normalize(el.textContent) && !el.querySelector('img, svg, input, select, textarea, button');
 }
 
 function isModal(el: Element): boolean {
@@ -236,19 +269,6 @@ function shortUrl(href: string): string {
   } catch {
     return clip(href, 100);
   }
-}
-
-function valueOf(el: Element): string | undefined {
-  if (isA(el, HTMLInputElement)) {
-    if (['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'].includes(el.type)) return undefined;
-    if (el.type === 'password') return el.value ? '•'.repeat(Math.min(el.value.length, 8)) : undefined;
-    return el.value || undefined;
-  }
-  if (isA(el, HTMLTextAreaElement)) return el.value || undefined;
-  if (isA(el, HTMLSelectElement)) return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ') || undefined;
-  if ((el as HTMLElement).isContentEditable) return normalize((el as HTMLElement).innerText) || undefined;
-  const now = el.getAttribute('aria-valuenow');
-  return now ?? undefined;
 }
 
 function statesOf(el: Element): string[] {
@@ -271,23 +291,76 @@ function statesOf(el: Element): string[] {
   if (el.getAttribute('aria-pressed') === 'true') states.push('pressed');
   if (el.getAttribute('aria-invalid') === 'true') states.push('invalid');
   if (el.getAttribute('aria-current') && el.getAttribute('aria-current') !== 'false') states.push('current');
-  if (document.activeElement === el) states.push('focused');
   return states;
 }
 
-export function takeSnapshot(options: { maxDepth?: number }, frameworks: string[]): SnapshotResult {
-  const walker = new Walker(options.maxDepth ?? 60, RESULT_CHAR_LIMIT - 20_000);
-  const out = document.body ? walker.children(document.body, 0) : EMPTY;
-  const lines = out.lines;
-  if (walker.truncated) lines.push('…[outline cut at the size limit: snapshot a frame or use DOM.query for the rest]');
+/** Resolves once the page has not changed for a moment (a re-render, a dialog opening), or after `maxMs`. */
+function settled(maxMs: number): Promise<void> {
+  if (maxMs <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const quietMs = Math.min(40, maxMs);
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve();
+    };
+    let quiet = setTimeout(done, quietMs);
+    const cap = setTimeout(done, maxMs);
+    const observer = new MutationObserver(() => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, quietMs);
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+}
+
+/** The topmost open modal dialog (aria-modal, or a <dialog> opened with showModal), if any. */
+function openModal(): Element | undefined {
+  const modals = [...document.querySelectorAll('[aria-modal="true"], dialog[open]')].filter(
+    (el) =>
+      (el.getAttribute('aria-modal') === 'true' || el.matches(':modal')) &&
+      el.getClientRects().length > 0 &&
+      getComputedStyle(el).visibility !== 'hidden',
+  );
+  return modals[modals.length - 1];
+}
+
+/** One line on the page behind a modal: what it is, and that it cannot be reached until the dialog closes. */
+function behindLine(modal: Element): string {
+  const heading = [...document.querySelectorAll('h1, [role=heading][aria-level="1"]')].find((h) => !modal.contains(h));
+  const what = (heading && contentText(heading, 60)) || clip(document.title, 60);
+  return `(behind the dialog: the page${what ? ` ${JSON.stringify(what)}` : ''}, inert until the dialog closes)`;
+}
+
+const REF_LINE = /^\s*[a-z][\w.:-]*\d\s/;
+
+export async function takeSnapshot(
+  options: { target?: string; depth?: number; settleMs?: number },
+  frameworks: string[],
+): Promise<SnapshotResult> {
+  await settled(options.settleMs ?? 0);
+  const root = options.target === undefined ? undefined : resolveTarget(options.target);
+  const walker = new Walker(options.depth ?? 60, RESULT_CHAR_LIMIT - 20_000, root === undefined);
+  const modal = root ? undefined : openModal();
+  let lines: string[];
+  if (root) lines = walker.node(root, 0).lines;
+  else if (modal) lines = [...walker.node(modal, 0).lines, behindLine(modal)];
+  else lines = document.body ? walker.children(document.body, 0).lines : [];
+  const budget = RESULT_CHAR_LIMIT - 20_000;
+  let size = 0;
+  const cutAt = lines.findIndex((line) => (size += line.length + 1) > budget);
+  if (cutAt >= 0) lines = lines.slice(0, cutAt);
+  const truncated = walker.truncated || cutAt >= 0;
+  if (truncated) lines.push('…[outline cut at the size limit: snapshot a frame or use DOM.query for the rest]');
   return {
     url: location.href,
     title: document.title,
     viewport: viewport(),
     frameworks,
     outline: lines.join('\n'),
-    refs: walker.refs,
+    refs: lines.filter((line) => REF_LINE.test(line)).length,
     frames: walker.frames,
-    ...(walker.truncated ? { truncated: true } : {}),
+    ...(truncated ? { truncated: true } : {}),
   };
 }

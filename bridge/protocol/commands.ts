@@ -76,7 +76,19 @@ export const PageCommands = {
    * Internal: the page halves of page_snapshot, self_ui, form_fill, user_pick_element and user_notify. Those tools
    * derive their input from these schemas (bridge/mcp/tools/), so a limit here is the tool's limit too.
    */
-  'Snapshot.take': strictArgs({ maxDepth: z.number().int().positive().max(200).optional() }),
+  'Snapshot.take': strictArgs({
+    target: Target.optional().describe(
+      'outline only this element and what is inside it, with nothing collapsed (e.g. the ref of a collapsed list)',
+    ),
+    depth: z.number().int().positive().max(200).optional().describe('levels to show; deeper content becomes "…"'),
+    settleMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(5000)
+      .optional()
+      .describe('first wait until the page has not changed for a moment, at most this long'),
+  }),
   'UI.scan': strictArgs({}),
   'UI.fill': strictArgs({
     dialog: z

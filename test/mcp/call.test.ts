@@ -23,12 +23,13 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 describe('aiti-bridge call', () => {
   it('runs one tool against the running bridge and prints its result', async () => {
     const bridge = await startBridge();
-    const page = await ScriptedPage.connect(bridge.url, { handler: () => ({ clicked: true }) });
+    await ScriptedPage.connect(bridge.url, { handler: () => ({ clicked: true }) });
     const res = await cli(['call', 'page_exec', JSON.stringify({ cmd: 'Input.click', args: { target: 'e1' } })], {
       AITI_BRIDGE_URL: bridge.url,
     });
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ pageId: page.pageId, cmd: 'Input.click', result: { clicked: true } });
+    // what the agent reads: the result as plain lines (the JSON is the tool's structuredContent)
+    expect(res.stdout).toBe('clicked: true\n');
   });
 
   it('exits non-zero with the error on stderr when the tool answers an error', async () => {
@@ -57,7 +58,7 @@ describe('aiti-bridge call', () => {
     });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('"you":"aiti-cli"');
+    expect(res.stdout).toContain('you: aiti-cli');
     const refused = await cli(['call', 'bridge_status'], { AITI_BRIDGE_URL: bridge.url });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('requires its token (401); add --mcp-auth');

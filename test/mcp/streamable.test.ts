@@ -44,7 +44,11 @@ describe('Streamable HTTP sessions', () => {
     const result = await callTool(client, 'bridge_status');
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ version: bridge.context.version, you: 'claude-code' });
-    expect(JSON.parse(resultText(result).split('\n')[1] ?? '')).toEqual(result.structuredContent);
+    // the text is written for a model: the summary, then plain lines (no JSON); programs read structuredContent
+    const lines = resultText(result).split('\n');
+    expect(lines[0]).toMatch(/^0 page\(s\) to drive: none; 1 agent\(s\) online; 0 open ask\(s\)$/);
+    expect(lines).toContain('you: claude-code');
+    expect(resultText(result)).not.toMatch(/[{}]/);
   });
 
   it('serves the endpoint under /aiti too', async () => {

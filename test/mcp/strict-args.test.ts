@@ -24,7 +24,7 @@ describe('unknown argument names are errors that say what was meant', () => {
     const result = await callTool(agent, 'page_snapshot', { pageid: 'p1' });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toContain(
-      'page_snapshot: unknown argument "pageid"; did you mean "pageId"? known: pageId, frameId',
+      'page_snapshot: unknown argument "pageid"; did you mean "pageId"? known: pageId, frameId, target, depth',
     );
     expect(result.structuredContent).toMatchObject({ field: 'pageid' });
     expect(received).toEqual([]);

@@ -132,7 +132,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     expect(post).toMatchObject({ method: 'POST', status: 200, type: 'fetch' });
   });
 
-  it('the outline is smaller than the aria snapshot and half the AX-tree snapshot of the same page, and keeps every control', async () => {
+  it('with the modal open: the dialog and one line on what is behind it, no larger than the aria snapshot and under half the AX tree', async () => {
     const bridge = await startBridge();
     const app = await startReactApp(bridge.url);
     const tab = await (await launchBrowser()).newPage();
@@ -141,22 +141,61 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
     await tab.click('text=Edit profile');
     await tab.waitForSelector('[role=dialog]');
     const agent = await connectAgent(bridge.url);
-    const outline = String(structured(await callTool(agent, 'page_snapshot')).outline);
+    const result = await callTool(agent, 'page_snapshot');
+    const outline = String(structured(result).outline);
+    // what the model reads: the page line and the outline as plain lines
+    const text = resultText(result);
     const aria = await tab.locator('body').ariaSnapshot();
-    if (process.env.SHOW) console.error(`${outline}\n---\n${aria}\n${outline.length} vs ${aria.length}`);
-    expect(outline.length).toBeLessThan(aria.length);
+    if (process.env.SHOW) console.error(`${text}\n---\n${aria}\n${text.length} vs ${aria.length}`);
+    expect(text.length).toBeLessThanOrEqual(aria.length);
     const ax = await axSnapshot(tab);
     if (process.env.SHOW) console.error(`${ax}\n${outline.length} vs ${ax.length} (AX tree)`);
-    expect(outline.length).toBeLessThan(ax.length / 2);
+    expect(text.length).toBeLessThan(ax.length / 2);
     for (const control of [
-      'textbox "New task"',
-      'button "Add task"',
-      'textbox "Full name"',
-      'combobox "Role"',
+      'textbox "Full name" ="Nobody"',
+      'textbox:email "Email"',
+      'combobox "Role" ="Viewer"',
+      'checkbox "Send me the newsletter"',
+      'button "Cancel"',
       'button "Save"',
     ])
-      expect(outline).toMatch(new RegExp(`e\\d+ ${control.replace(/[()]/g, '\\$&')}`));
-    expect(outline).toMatch(/e\d+ checkbox "Send me the newsletter"/);
+      expect(outline).toMatch(new RegExp(`^  e\\d+ ${control.replace(/[()]/g, '\\$&')}`, 'm'));
+    // the page behind the modal is one line, not its controls
+    expect(outline).not.toContain('New task');
+    expect(outline.split('\n').at(-1)).toBe('(behind the dialog: the page "Tasks", inert until the dialog closes)');
+  });
+
+  it('the empty app: every actionable element has a ref, wrappers have no line, names as the AX tree computes them', async () => {
+    const bridge = await startBridge();
+    const app = await startReactApp(bridge.url);
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(app.url);
+    await connectedPage(bridge, app.url);
+    await tab.waitForSelector('h1');
+    // a style the app might have: the AX name stays "Edit profile", innerText would say "EDIT PROFILE"
+    await tab.addStyleTag({ content: '.card { text-transform: uppercase }' });
+    const agent = await connectAgent(bridge.url);
+    const result = await callTool(agent, 'page_snapshot');
+    const text = resultText(result);
+    if (process.env.SHOW) console.error(`${text}\n${text.length} chars`);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^p\d+ http:\/\/127\.0\.0\.1:\d+\/ "Tasks \(React fixture\)"$/);
+    expect(lines.slice(1)).toEqual([
+      'main',
+      '  heading[1] "Tasks"',
+      '  "Profile: Nobody <> as viewer"',
+      expect.stringMatching(/^  e\d+ textbox "New task"$/),
+      expect.stringMatching(/^  e\d+ button "Add task"$/),
+      '  list "Task list"',
+      '    listitem "Water the plants"',
+      expect.stringMatching(/^  e\d+ div "Edit profile"$/),
+    ]);
+    // plain lines, not JSON; viewport and frameworks stay in structuredContent
+    expect(text).not.toContain('\\"');
+    expect(text).not.toContain('viewport');
+    const snap = structured(result);
+    expect(snap.viewport).toMatchObject({ width: expect.any(Number) });
+    expect(snap.refs).toBe(3);
   });
 
   it('the production build (React in production mode) is driven the same way', async () => {

@@ -3,6 +3,10 @@ import { AgentId, strictArgs } from '../../protocol/index.js';
 import { connectedList } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
+import type { Agent } from '../../agents/registry.js';
+
+/** Agents told the how-to already: it is said once, not on every hello. */
+const told = new WeakSet<Agent>();
 
 const HOW_TO = [
   'Messages from the human (and async answers, and page events you subscribed to) wait in your inbox; every tool result ends with a one-line notice while some are unread.',
@@ -50,6 +54,13 @@ export const aitiHello = defineTool({
       howTo: HOW_TO,
     };
     const summary = `You are agent "${agent.agentId}"; ${pending} pending message(s)${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
-    return { structured, summary };
+    const firstHello = !told.has(agent);
+    told.add(agent);
+    const text = [
+      ...pages.map((p) => `  ${p.pageId} ${p.url}${p.title ? ` ${JSON.stringify(p.title)}` : ''}`),
+      ...(agent.subEvents.size ? [`subscribed to: ${[...agent.subEvents].join(', ')}`] : []),
+      ...(firstHello ? HOW_TO : []),
+    ].join('\n');
+    return { structured, summary, text };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MsgId, type InboxResult, strictArgs } from '../../protocol/index.js';
 import { defineTool, toolInput } from '../tool.js';
+import { clock } from '../text.js';
 
 export const aitiInbox = defineTool({
   name: 'aiti_inbox',
@@ -28,6 +29,13 @@ export const aitiInbox = defineTool({
     if (acks?.unknown.length) {
       parts.push(`unknown ids not acked: ${acks.unknown.join(', ')} (not messages of agent "${agentId}")`);
     }
-    return { structured: result, summary: parts.join('; ') + '.' };
+    // one line a message; a payload (a page event batch, an ask's outcome) follows it as one line of JSON
+    const text = messages
+      .flatMap((m) => [
+        `${m.id} ${clock(m.at)} ${m.kind} from ${m.from}${m.ref ? ` (re ${m.ref})` : ''}${m.text ? `: ${m.text}` : ''}`,
+        ...(m.payload !== undefined && m.kind !== 'user_message' ? [`  payload: ${JSON.stringify(m.payload)}`] : []),
+      ])
+      .join('\n');
+    return { structured: result, summary: parts.join('; ') + '.', text };
   },
 });

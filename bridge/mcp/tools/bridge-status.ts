@@ -50,6 +50,21 @@ export const bridgeStatus = defineTool({
       humanAway: state.away,
     };
     const summary = `${operable.length} page(s) to drive: ${operable.map((p) => p.pageId).join(', ') || 'none'}; ${structured.agents.online.length} agent(s) online; ${structured.openAsks} open ask(s)`;
-    return { structured, summary };
+    const pageLine = (p: ReturnType<typeof row>) =>
+      `  ${p.pageId} ${p.url}${p.title ? ` ${JSON.stringify(p.title)}` : ''}${p.frameworks.length ? ` [${p.frameworks.join(', ')}]` : ''}${p.frames.length > 1 ? ` frames: ${p.frames.join(', ')}` : ''}`;
+    const agentList = (list: typeof agents) =>
+      list.map((a) => `${a.agentId} (${a.transport}${a.unread ? `, ${a.unread} unread` : ''})`).join(', ') || 'none';
+    const text = [
+      `you: ${agent.agentId}${agent.pageId ? `, bound to page ${agent.pageId}` : ''}`,
+      ...(structured.pages.length ? ['pages:', ...structured.pages.map(pageLine)] : []),
+      ...(structured.heldPages.length
+        ? ['held until the human allows their origin:', ...structured.heldPages.map(pageLine)]
+        : []),
+      ...(structured.disconnectedPages.length ? [`disconnected: ${structured.disconnectedPages.join(', ')}`] : []),
+      `agents online: ${agentList(structured.agents.online)}`,
+      ...(structured.agents.offline.length ? [`agents offline: ${agentList(structured.agents.offline)}`] : []),
+      `human: ${state.away ? 'away' : 'present'}; bridge ${bridge.version}, up ${Math.round(structured.uptimeMs / 1000)} s`,
+    ].join('\n');
+    return { structured, summary, text };
   },
 });

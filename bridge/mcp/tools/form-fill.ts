@@ -1,4 +1,5 @@
-import { PageCommands } from '../../protocol/index.js';
+import { PageCommands, UiFillResult } from '../../protocol/index.js';
+import { changeSinceSnapshot } from '../outline-change.js';
 import { asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
@@ -15,6 +16,19 @@ export const formFill = defineTool({
   async handle({ pageId, ...args }, call) {
     const page = resolvePage(call, pageId);
     const result = asObject(await runPageCommand(call, page, 'UI.fill', args));
-    return { structured: { pageId: page.pageId, ...result } };
+    const structured: Record<string, unknown> = { pageId: page.pageId, ...result };
+    const fill = UiFillResult.safeParse(result);
+    if (!fill.success) return { structured };
+    const { scope, filled, clicked, dialogOpen } = fill.data;
+    const summary = [
+      `Filled ${filled.map((f) => `${JSON.stringify(f.field)} = ${JSON.stringify(f.value)}`).join(', ') || 'nothing'} in ${scope}`,
+      clicked ? `clicked ${clicked}` : '',
+      dialogOpen === false ? 'the dialog closed' : dialogOpen ? 'the dialog is still open' : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    const diff = await changeSinceSnapshot(call, page, undefined);
+    if (diff) structured.outlineChange = diff.change;
+    return { structured, summary: `${summary}.`, text: diff?.text ?? '' };
   },
 });

@@ -1,10 +1,20 @@
 import { z } from 'zod';
-import { FrameId, JsonValue, PUBLIC_COMMANDS, isPageCommand, type Json, strictArgs } from '../../protocol/index.js';
+import {
+  FrameId,
+  JsonValue,
+  NAVIGATION_COMMANDS,
+  PUBLIC_COMMANDS,
+  isPageCommand,
+  type Json,
+  strictArgs,
+} from '../../protocol/index.js';
 import { confirmPageCommand } from '../../asks/page-gate.js';
 import { askerOf } from '../asker.js';
+import { changeSinceSnapshot, forgetOutline } from '../outline-change.js';
 import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
-import { defineTool, toolInput, ToolError } from '../tool.js';
+import { plainLines } from '../text.js';
+import { defineTool, toolInput, ToolError, type ToolResult } from '../tool.js';
 import { pageId } from './args.js';
 
 export const pageExec = defineTool({
@@ -47,9 +57,36 @@ export const pageExec = defineTool({
         images: [image],
       };
     }
-    return { structured: { pageId: page.pageId, cmd, result: asObject(result) } };
+    return withChange(call, page, frameId, cmd, asObject(result));
   },
 });
+
+/**
+ * The result as plain lines; after an action that may change the page (Input.*, a same-document navigation), the
+ * change of the outline since the agent's last snapshot follows it.
+ */
+async function withChange(
+  call: Parameters<typeof changeSinceSnapshot>[0],
+  page: Parameters<typeof changeSinceSnapshot>[1],
+  frameId: string | undefined,
+  cmd: string,
+  result: Record<string, Json>,
+): Promise<ToolResult> {
+  const { ok: _ok, ...shown } = result;
+  const lines = Object.keys(shown).length ? plainLines(shown) : ['done'];
+  const structured: Record<string, unknown> = { pageId: page.pageId, cmd, result };
+  const leaving = typeof result.navigating === 'string' || result.reloaded === true;
+  const sameDocument = NAVIGATION_COMMANDS.has(cmd) && result.reloaded === false;
+  if (leaving) forgetOutline(call, page, frameId);
+  else if (cmd.startsWith('Input.') || sameDocument) {
+    const diff = await changeSinceSnapshot(call, page, frameId);
+    if (diff) {
+      structured.outlineChange = diff.change;
+      lines.push(diff.text);
+    }
+  }
+  return { structured, text: lines.join('\n') };
+}
 
 function screenshotOf(cmd: string, result: Record<string, Json>): { data: string; mimeType: string } | undefined {
   if (cmd !== 'Page.screenshot') return undefined;

@@ -3,6 +3,7 @@ import { IsoTime, type LogEntry, strictArgs } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
+import { logLine } from '../text.js';
 
 const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
 export const DEFAULT_LIMIT = 100;
@@ -32,7 +33,8 @@ export const pageLogs = defineTool({
     const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
     return {
       structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
-      summary: `${entries.length} of ${matching.length} matching console entries of ${page.pageId}`,
+      summary: `${entries.length} of ${matching.length} matching console entries of ${page.pageId}${entries.length ? ':' : ''}`,
+      text: entries.flatMap(logLine).join('\n'),
     };
   },
 });

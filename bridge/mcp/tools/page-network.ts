@@ -3,6 +3,7 @@ import { IsoTime, strictArgs } from '../../protocol/index.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
+import { networkLine } from '../text.js';
 import { DEFAULT_LIMIT, sinceTime } from './page-logs.js';
 
 export const pageNetwork = defineTool({
@@ -30,7 +31,8 @@ export const pageNetwork = defineTool({
     const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
     return {
       structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
-      summary: `${entries.length} of ${matching.length} matching requests of ${page.pageId}`,
+      summary: `${entries.length} of ${matching.length} matching requests of ${page.pageId}${entries.length ? ':' : ''}`,
+      text: entries.map(networkLine).join('\n'),
     };
   },
 });

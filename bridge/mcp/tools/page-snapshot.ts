@@ -1,4 +1,6 @@
-import { FrameId, PageCommands } from '../../protocol/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import { FrameId, PageCommands, SnapshotResult, strictArgs } from '../../protocol/index.js';
+import { rememberOutline } from '../outline-change.js';
 import { asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
@@ -8,20 +10,40 @@ export const pageSnapshot = defineTool({
   name: 'page_snapshot',
   title: 'Page snapshot',
   description:
-    'A compact outline of the page: one line per meaningful element, each actionable one with a ref ("e12") that page_exec, form_fill and the other page tools take as target; plus url, title, viewport and detected frameworks. Refs stay valid until the next snapshot. Cross-origin iframes are listed with their frameId: snapshot them with frameId.',
-  // Snapshot.take's arguments (its depth cap stays internal), plus where to take it
+    'A compact outline of the page: one line per meaningful element, each actionable one with a ref ("e12") that page_exec, form_fill and the other page tools take as target. With a modal dialog open, only the dialog (and one line on what is behind it). Long lists of similar rows show their first rows and a count: pass that list\'s ref as "target" to see them all; "depth" limits the levels shown. Actions afterwards (page_exec Input.*, form_fill, same-page navigation) report how the outline changed, so a new snapshot is rarely needed. Cross-origin iframes are listed with their frameId: snapshot them with frameId.',
+  // Snapshot.take's arguments (its settle wait stays internal: actions use it), plus where to take it
   inputSchema: toolInput(
     'page_snapshot',
-    PageCommands['Snapshot.take'].omit({ maxDepth: true }).extend({ pageId, frameId: FrameId.optional() }),
+    strictArgs({
+      pageId,
+      frameId: FrameId.optional(),
+      ...PageCommands['Snapshot.take'].omit({ settleMs: true }).shape,
+    }),
   ),
   annotations: { readOnlyHint: true, openWorldHint: true },
-  async handle({ pageId, frameId, ...args }, call) {
+  async handle({ pageId, frameId, target, depth }, call) {
     const page = resolvePage(call, pageId);
-    const result = asObject(await runPageCommand(call, page, 'Snapshot.take', args, frameId ? { frameId } : {}));
-    const refs = typeof result.refs === 'number' ? `, ${result.refs} refs` : '';
-    return {
-      structured: { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result },
-      summary: `Snapshot of ${page.pageId}${frameId ? ` frame ${frameId}` : ''} (${page.url})${refs}`,
-    };
+    const options = { ...(target !== undefined ? { target } : {}), ...(depth !== undefined ? { depth } : {}) };
+    const result = asObject(await runPageCommand(call, page, 'Snapshot.take', options, frameId ? { frameId } : {}));
+    const structured = { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result };
+    const snapshot = SnapshotResult.safeParse(result);
+    if (!snapshot.success) return { structured };
+    const snap = snapshot.data;
+    const before = rememberOutline(call, page, frameId, snap, options);
+    // the viewport and the frameworks cost characters on every call: said only when they changed
+    const viewport = before && !isDeepStrictEqual(before.viewport, snap.viewport) ? snap.viewport : undefined;
+    const frameworks = before && !isDeepStrictEqual(before.frameworks, snap.frameworks) ? snap.frameworks : undefined;
+    const head = `${page.pageId}${frameId ? ` frame ${frameId}` : ''} ${snap.url}${snap.title ? ` ${JSON.stringify(snap.title)}` : ''}`;
+    const text = [
+      head,
+      ...(viewport
+        ? [
+            `viewport ${viewport.width}×${viewport.height}, scrolled to ${viewport.scrollX},${viewport.scrollY} of ${viewport.documentWidth}×${viewport.documentHeight}`,
+          ]
+        : []),
+      ...(frameworks ? [`frameworks: ${frameworks.join(', ') || 'none'}`] : []),
+      snap.outline,
+    ].join('\n');
+    return { structured, text };
   },
 });

@@ -37,6 +37,7 @@ export const userNotify = defineTool({
     return {
       structured: { notified: true, windows: bridge.hub.watchers, ...(page ? { pageId: page.pageId } : {}) },
       summary: `the human was notified${page ? ` (also on page ${page.pageId})` : ''}`,
+      text: '',
     };
   },
 });

@@ -77,7 +77,11 @@ export function roleOf(el: Element): string {
   if (tag === 'header') return el.closest('article, aside, main, nav, section') ? '' : 'banner';
   if (tag === 'footer') return el.closest('article, aside, main, nav, section') ? '' : 'contentinfo';
   if (tag === 'section') return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
-  if (tag === 'form') return 'form';
+  // an unnamed form is a generic container to the accessibility tree (HTML-AAM): no line of its own
+  if (tag === 'form')
+    return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title')
+      ? 'form'
+      : '';
   if ((el as HTMLElement).isContentEditable && !el.parentElement?.isContentEditable) return 'textbox';
   return TAG_ROLES[tag] ?? '';
 }
@@ -185,7 +189,11 @@ const NAME_FROM_CONTENT = new Set([
 
 const NO_NAME_FROM_CONTENT = new Set(['combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider']);
 
-export function nameOf(el: Element, role = roleOf(el), max = 80): string {
+/**
+ * The accessible name. `fromContent: false` leaves out the name a role takes from its text (a list item that
+ * holds a link: the link carries the text, its item need not repeat it).
+ */
+export function nameOf(el: Element, role = roleOf(el), max = 80, fromContent = true): string {
   const label = labelText(el);
   if (label) return clip(label, max);
   const tag = el.localName;
@@ -202,11 +210,65 @@ export function nameOf(el: Element, role = roleOf(el), max = 80): string {
   if (tag === 'dialog' || role === 'dialog' || role === 'alertdialog') return clip(dialogTitle(el), max);
   if (tag === 'fieldset') return clip(normalize(el.querySelector(':scope > legend')?.textContent), max);
   if (tag === 'iframe') return clip(normalize(el.getAttribute('title') ?? el.getAttribute('name')), max);
-  if (NAME_FROM_CONTENT.has(role) || (isActionable(el, role) && !NO_NAME_FROM_CONTENT.has(role))) {
-    const text = normalize((el as HTMLElement).innerText ?? el.textContent);
+  if (fromContent && (NAME_FROM_CONTENT.has(role) || (isActionable(el, role) && !NO_NAME_FROM_CONTENT.has(role)))) {
+    const text = contentText(el, max);
     if (text) return clip(text, max);
   }
   return clip(normalize(el.getAttribute('title')), max);
+}
+
+const NO_TEXT = new Set(['script', 'style', 'template', 'noscript', 'aiti-overlay']);
+const CONTROL_TEXT = new Set(['input', 'select', 'textarea']);
+
+/**
+ * An element's text the way the accessibility tree takes a name from content: the DOM text (so CSS
+ * text-transform does not change it, unlike innerText: "Edit profile", not "EDIT PROFILE"), without hidden parts,
+ * with a space where a block or a line break separates words, an image's alt, and an embedded control's value.
+ * Stops once it has more than `max` characters.
+ */
+export function contentText(el: Element, max = 200): string {
+  let out = '';
+  const walk = (parent: Node) => {
+    const root = isA(parent, Element) && parent.shadowRoot ? parent.shadowRoot : parent;
+    for (const node of root.childNodes) {
+      if (out.length > max * 2) return;
+      if (node.nodeType === Node.TEXT_NODE) {
+        out += node.textContent ?? '';
+        continue;
+      }
+      if (!isA(node, Element) || NO_TEXT.has(node.localName)) continue;
+      if (node.getAttribute('aria-hidden') === 'true' || (node as HTMLElement).hidden) continue;
+      const style = getComputedStyle(node);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      if (node.localName === 'br' || block) out += ' ';
+      if (node.localName === 'img') out += node.getAttribute('alt') ?? '';
+      else if (CONTROL_TEXT.has(node.localName)) out += ` ${controlValue(node) ?? ''} `;
+      else walk(node);
+      if (block) out += ' ';
+    }
+  };
+  walk(el);
+  return clip(normalize(out), max);
+}
+
+/**
+ * The value the accessibility tree shows for a control: an input's value, a select's chosen options, a custom
+ * combobox's displayed choice, a slider's aria-valuetext or aria-valuenow. Passwords show as dots.
+ */
+export function controlValue(el: Element, role = roleOf(el)): string | undefined {
+  if (isA(el, HTMLInputElement)) {
+    if (['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'].includes(el.type)) return undefined;
+    if (el.type === 'password') return el.value ? '•'.repeat(Math.min(el.value.length, 8)) : undefined;
+    return el.value || undefined;
+  }
+  if (isA(el, HTMLTextAreaElement)) return el.value || undefined;
+  if (isA(el, HTMLSelectElement)) return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ') || undefined;
+  const text = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+  if (text) return normalize(text);
+  // a custom combobox (MUI Select, Radix) shows its choice as its own text; its name comes from a label
+  if (role === 'combobox' || (el as HTMLElement).isContentEditable) return contentText(el, 120) || undefined;
+  return undefined;
 }
 
 export function dialogTitle(el: Element): string {
