@@ -34,12 +34,12 @@ describe('domain errors are mapped to HTTP in one place', () => {
     expect(res.body).toMatchObject({ error: expect.stringContaining('no ask "a-missing"'), field: 'askId' });
   });
 
-  it('a domain error thrown by the page registry reaches the page as its status', async () => {
+  it('a domain error thrown by the page registry reaches the page as its status (an unknown page answers like a wrong secret: no probing)', async () => {
     const bridge = await startBridge();
     const res = await http(`${bridge.url}/bridge/register`, {
       body: { pageId: 'p404', secret: 's', frameIds: ['f1'] },
     });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ error: expect.stringContaining('page "p404" is not known'), field: 'pageId' });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: expect.stringContaining('page "p404" is not known'), field: 'secret' });
   });
 });
