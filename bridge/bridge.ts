@@ -7,7 +7,7 @@ import type { BridgeContext } from './context.js';
 import { createApp } from './http/app.js';
 import { HumanHub } from './window/hub.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
-import { composeState } from './window/state.js';
+import { broadcastAgents, composeState } from './window/state.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { createLogger } from './log.js';
@@ -71,7 +71,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   watchPages(context);
   watchOpenFile(context);
   const stopInbox = watchInbox(context);
-  context.agents.onChange(() => context.hub.broadcast('agents', { agents: composeState(context).agents }));
+  context.agents.onChange(() => broadcastAgents(context));
 
   const app = createApp(context, mountRoutes(context));
   const server = createServer(app.callback());

@@ -54,13 +54,52 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfi
   };
 }
 
-interface Option {
+type Kind = 'port' | 'string' | 'bool' | 'list' | 'ms';
+
+/** One flag/env pair. `parse` returns the config value's own type, so the table is checked against BridgeConfig. */
+interface OptionOf<K extends keyof BridgeConfig> {
   flag: string;
   env?: string;
-  key: keyof BridgeConfig;
-  kind: 'port' | 'string' | 'bool' | 'list' | 'ms';
+  key: K;
+  /** how the value is written (a bool flag takes no value) */
+  kind: Kind;
+  parse: (raw: string, source: string) => BridgeConfig[K];
   help: string;
 }
+export type Option = { [K in keyof BridgeConfig]-?: OptionOf<K> }[keyof BridgeConfig];
+
+/** The parser of each kind; an option's `parse` is the one of its `kind` (test/foundation/cli.test.ts checks). */
+export const PARSERS = {
+  port(raw: string, source: string): number {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || n > 65535) {
+      throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
+    }
+    return n;
+  },
+  ms(raw: string, source: string): number {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || n < 1)
+      throw new ConfigError(`${source} must be a positive number of milliseconds, got "${raw}"`);
+    return n;
+  },
+  bool(raw: string, source: string): boolean {
+    const v = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    throw new ConfigError(`${source} must be true or false, got "${raw}"`);
+  },
+  list(raw: string): string[] {
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  },
+  string(raw: string, source: string): string {
+    if (!raw.trim()) throw new ConfigError(`${source} must not be empty`);
+    return raw;
+  },
+} satisfies Record<Kind, (raw: string, source: string) => unknown>;
 
 export const OPTIONS: Option[] = [
   {
@@ -68,14 +107,23 @@ export const OPTIONS: Option[] = [
     env: 'AITI_BRIDGE_PORT',
     key: 'port',
     kind: 'port',
+    parse: PARSERS.port,
     help: 'listen port; 0 picks a free one (default 8777)',
   },
-  { flag: '--host', env: 'AITI_BRIDGE_HOST', key: 'host', kind: 'string', help: 'listen address (default 127.0.0.1)' },
+  {
+    flag: '--host',
+    env: 'AITI_BRIDGE_HOST',
+    key: 'host',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'listen address (default 127.0.0.1)',
+  },
   {
     flag: '--data-dir',
     env: 'AITI_BRIDGE_DATA_DIR',
     key: 'dataDir',
     kind: 'string',
+    parse: PARSERS.string,
     help: 'files live under <dir>/aiti-bridge/ (default: the OS app-data dir)',
   },
   {
@@ -83,6 +131,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_BRIDGE_TOKEN',
     key: 'token',
     kind: 'string',
+    parse: PARSERS.string,
     help: "the human's token (default: generated once into <data-dir>/aiti-bridge/token); a flag shows in ps to every user of the machine: prefer the token file or AITI_BRIDGE_TOKEN",
   },
   {
@@ -90,6 +139,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_MCP_AUTH',
     key: 'mcpAuth',
     kind: 'bool',
+    parse: PARSERS.bool,
     help: 'require Authorization: Bearer <token> on the MCP endpoint',
   },
   {
@@ -97,6 +147,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_ALLOWED_ORIGINS',
     key: 'allowedOrigins',
     kind: 'list',
+    parse: PARSERS.list,
     help: 'comma-separated browser origins allowed on the MCP and window endpoints',
   },
   {
@@ -104,6 +155,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_ALLOWED_HOSTS',
     key: 'allowedHosts',
     kind: 'list',
+    parse: PARSERS.list,
     help: 'comma-separated Host names accepted besides loopback (for --host on a LAN address)',
   },
   {
@@ -111,6 +163,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_REFUSE_LEGACY',
     key: 'refuseLegacy',
     kind: 'bool',
+    parse: PARSERS.bool,
     help: 'refuse pages that connect without a secret',
   },
   {
@@ -118,6 +171,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_BRIDGE_TTL',
     key: 'ttlMs',
     kind: 'ms',
+    parse: PARSERS.ms,
     help: 'ms a page/agent registration is kept after disconnect (default 600000)',
   },
   {
@@ -125,6 +179,7 @@ export const OPTIONS: Option[] = [
     env: 'AITI_PROJECT_ROOT',
     key: 'projectRoot',
     kind: 'string',
+    parse: PARSERS.string,
     help: 'confine open_file and file_stat to paths inside this directory (default: no confinement)',
   },
   {
@@ -132,40 +187,30 @@ export const OPTIONS: Option[] = [
     env: 'AITI_OPEN_CMD',
     key: 'openCmd',
     kind: 'string',
+    parse: PARSERS.string,
     help: 'editor command for open_file (default "code --goto {file}:{line}")',
+  },
+  {
+    flag: '--command-timeout',
+    env: 'AITI_COMMAND_TIMEOUT',
+    key: 'commandTimeoutMs',
+    kind: 'ms',
+    parse: PARSERS.ms,
+    help: 'ms the bridge waits for a page to answer a command without its own timeout (default 30000)',
+  },
+  {
+    flag: '--ping',
+    env: 'AITI_PING',
+    key: 'pingMs',
+    kind: 'ms',
+    parse: PARSERS.ms,
+    help: 'ms between keep-alive pings on the event streams (default 15000)',
   },
 ];
 
-function parseValue(option: Option, raw: string, source: string): BridgeConfig[keyof BridgeConfig] {
-  switch (option.kind) {
-    case 'port': {
-      const n = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || n > 65535) {
-        throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
-      }
-      return n;
-    }
-    case 'ms': {
-      const n = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || n < 1)
-        throw new ConfigError(`${source} must be a positive number of milliseconds, got "${raw}"`);
-      return n;
-    }
-    case 'bool': {
-      const v = raw.trim().toLowerCase();
-      if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
-      if (['0', 'false', 'no', 'off'].includes(v)) return false;
-      throw new ConfigError(`${source} must be true or false, got "${raw}"`);
-    }
-    case 'list':
-      return raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    case 'string':
-      if (!raw.trim()) throw new ConfigError(`${source} must not be empty`);
-      return raw;
-  }
+/** Sets one option's value: `parse` returns the type of `config[key]`, so no cast is needed. */
+function apply<K extends keyof BridgeConfig>(config: BridgeConfig, option: OptionOf<K>, raw: string, source: string) {
+  config[option.key] = option.parse(raw, source);
 }
 
 /**
@@ -174,12 +219,9 @@ function parseValue(option: Option, raw: string, source: string): BridgeConfig[k
  */
 export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): BridgeConfig {
   const config = defaultConfig(env);
-  const set = (key: keyof BridgeConfig, value: BridgeConfig[keyof BridgeConfig]) => {
-    (config as unknown as Record<string, unknown>)[key] = value;
-  };
   for (const option of OPTIONS) {
     const raw = option.env ? env[option.env] : undefined;
-    if (raw !== undefined && raw !== '') set(option.key, parseValue(option, raw, option.env ?? option.flag));
+    if (raw !== undefined && raw !== '') apply(config, option, raw, option.env ?? option.flag);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -197,7 +239,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
         if (raw === undefined || raw.startsWith('--')) throw new ConfigError(`${flag} needs a value`);
       }
     }
-    set(option.key, parseValue(option, raw, flag));
+    apply(config, option, raw, flag);
   }
   return config;
 }

@@ -1,7 +1,8 @@
-import type { AgentView, DeliveryChannel, Message } from '../protocol/index.js';
+import type { AgentView, DeliveryChannel, Message, SubscribableEvent } from '../protocol/index.js';
 
 export type AgentTransport = AgentView['transport'];
-export type PageEventKind = 'page_error' | 'page_log' | 'page_network';
+/** A page event kind an agent subscribes to (protocol's SubscribableEvent). */
+export type PageEventKind = SubscribableEvent;
 
 /** How a connected MCP session can reach its client right now, besides the inbox. */
 export interface AgentLink {

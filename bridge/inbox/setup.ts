@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BridgeContext } from '../context.js';
 import type { Logger } from '../log.js';
+import { broadcastAgents } from '../window/state.js';
 import { Inbox } from './inbox.js';
 import { Journal } from './journal.js';
 import { subscribePageEvents } from './page-events.js';
@@ -20,10 +21,6 @@ export function openInbox(options: { appDir: string; version: string; log: Logge
 
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */
 export function watchInbox(bridge: BridgeContext): () => void {
-  const refreshAgents = () =>
-    bridge.hub.broadcast('agents', {
-      agents: bridge.agents.all().map((a) => bridge.agents.view(a, bridge.inbox.unread(a.agentId))),
-    });
   const off = bridge.inbox.onEvent((event) => {
     if (event.type === 'message') bridge.hub.broadcast('message', event.message);
     else
@@ -33,7 +30,7 @@ export function watchInbox(bridge: BridgeContext): () => void {
         status: event.status,
         at: event.at,
       });
-    if (bridge.agents.get(event.type === 'message' ? event.message.agentId : event.agentId)) refreshAgents();
+    if (bridge.agents.get(event.type === 'message' ? event.message.agentId : event.agentId)) broadcastAgents(bridge);
   });
   const stopPageEvents = subscribePageEvents(bridge);
   return () => {

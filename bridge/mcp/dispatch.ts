@@ -19,13 +19,11 @@ export async function dispatch(
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     // A name not in tools/list is a protocol error (JSON-RPC -32602, as the MCP spec asks), not a tool's answer.
-    const near = closest(
-      name,
-      tools.map((t) => t.name),
-    );
+    const names = tools.map((t) => t.name);
+    const near = closest(name, names);
     throw new McpError(
       ErrorCode.InvalidParams,
-      `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${tools.map((t) => t.name).join(', ')}`,
+      `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${names.join(', ')}`,
     );
   }
   const parsed = tool.inputSchema.safeParse(rawArgs ?? {});

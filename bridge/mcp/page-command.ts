@@ -1,11 +1,4 @@
-import {
-  describeZodError,
-  MAIN_FRAME,
-  PageCommands,
-  type Json,
-  type PageCommandArgs,
-  type PageCommandName,
-} from '../protocol/index.js';
+import { describeZodError, MAIN_FRAME, PageCommands, type Json, type PageCommandName } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
 import { ToolError, type ToolCall } from './tool.js';
 
@@ -26,7 +19,8 @@ export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, 
       field ? `${fieldPrefix}${field}` : fieldPrefix.replace(/\.$/, '') || undefined,
     );
   }
-  return parsed.data as PageCommandArgs<N> & Json;
+  // the schemas describe JSON arguments, so what they accept is JSON
+  return parsed.data as Json;
 }
 
 /**

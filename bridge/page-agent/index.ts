@@ -49,10 +49,29 @@ function start(): void {
   // bridge holds the next command for the new document instead of sending it here to be lost in the unload.
   let running = 0;
   let leaving = false;
-  const leaveWhenIdle = () => {
+  // Declared before anything that may call into it (watchDeparture can fire at once on a page that is leaving).
+  const connection = new Connection(
+    endpoint,
+    async () => {
+      if (cspBlocked()) {
+        connection.stop(); // the console said what to allow; retrying cannot succeed until the page changes
+        throw new Error('blocked by the page CSP');
+      }
+      try {
+        return await obtain();
+      } finally {
+        // the CSP report of a refused request arrives as an event: give it a turn before deciding to retry
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (cspBlocked()) connection.stop();
+      }
+    },
+    () => frameworks,
+    (command) => onCommand(command),
+  );
+  function leaveWhenIdle(): void {
     if (leaving && running === 0) connection.stop();
-  };
-  const onCommand = (command: CommandEvent) => {
+  }
+  function onCommand(command: CommandEvent): void {
     running++;
     void (async () => {
       try {
@@ -70,7 +89,7 @@ function start(): void {
         leaveWhenIdle();
       }
     })();
-  };
+  }
   watchDeparture(
     () => {
       leaving = true;
@@ -80,24 +99,6 @@ function start(): void {
       leaving = false;
       connection.start();
     },
-  );
-  const connection = new Connection(
-    endpoint,
-    async () => {
-      if (cspBlocked()) {
-        connection.stop(); // the console said what to allow; retrying cannot succeed until the page changes
-        throw new Error('blocked by the page CSP');
-      }
-      try {
-        return await obtain();
-      } finally {
-        // the CSP report of a refused request arrives as an event: give it a turn before deciding to retry
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        if (cspBlocked()) connection.stop();
-      }
-    },
-    () => frameworks,
-    onCommand,
   );
   window.__aitiPageAgent = { version: 1, pageId: () => connection.session?.pageId };
 

@@ -87,6 +87,10 @@ export const PageEventType = z.enum([
 ]);
 export type PageEventType = z.infer<typeof PageEventType>;
 
+/** The page events an agent may subscribe to (aiti_hello subEvents): the watching streams, written once here. */
+export const SubscribableEvent = PageEventType.extract(['page_error', 'page_log', 'page_network']);
+export type SubscribableEvent = z.infer<typeof SubscribableEvent>;
+
 export const EventBody = z.object({
   pageId: PageId,
   type: PageEventType,

@@ -1,6 +1,7 @@
 /**
  * What the window expects from its host. In the desktop app the preload exposes `window.aiti` (named methods
- * only, contextIsolation on; electron/channels.ts `AitiDesktopApi` implements this shape); in a plain browser
+ * only, contextIsolation on; electron/channels.ts `AitiDesktopApi` implements this shape, checked at compile time by
+ * test/shell/host-contract.test.ts); in a plain browser
  * there is no host and the token comes from `#token=` in the URL.
  *
  * - `token()`: the human's token;

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../bridge/config.js';
+import { OPTIONS, PARSERS, configHelp, defaultConfig, resolveConfig } from '../../bridge/config.js';
 import { onCleanup, tempDir } from '../helpers/bridge.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -66,6 +66,32 @@ describe('configuration', () => {
     expect(() => resolveConfig(['--frobnicate'], {})).toThrow('unknown option "--frobnicate"');
     expect(() => resolveConfig(['--host'], {})).toThrow('--host needs a value');
   });
+
+  it('sets the page command timeout and the ping interval by flag or environment', () => {
+    expect(defaultConfig({})).toMatchObject({ commandTimeoutMs: 30_000, pingMs: 15_000 });
+    expect(resolveConfig(['--command-timeout', '5000', '--ping=2000'], {})).toMatchObject({
+      commandTimeoutMs: 5000,
+      pingMs: 2000,
+    });
+    expect(resolveConfig([], { AITI_COMMAND_TIMEOUT: '7000', AITI_PING: '3000' })).toMatchObject({
+      commandTimeoutMs: 7000,
+      pingMs: 3000,
+    });
+    expect(() => resolveConfig(['--ping', '0'], {})).toThrow(
+      '--ping must be a positive number of milliseconds, got "0"',
+    );
+  });
+
+  it('has one option per flag and env, each parsed as its kind says', () => {
+    const flags = OPTIONS.map((o) => o.flag);
+    const envs = OPTIONS.flatMap((o) => (o.env ? [o.env] : []));
+    expect(new Set(flags).size).toBe(flags.length);
+    expect(new Set(envs).size).toBe(envs.length);
+    for (const option of OPTIONS) {
+      expect(option.parse, option.flag).toBe(PARSERS[option.kind]);
+      expect(configHelp(), option.flag).toContain(option.flag);
+    }
+  });
 });
 
 describe('the aiti-bridge CLI', () => {
@@ -82,6 +108,8 @@ describe('the aiti-bridge CLI', () => {
       '--allowed-origins',
       'AITI_BRIDGE_TTL',
       'AITI_OPEN_CMD',
+      '--command-timeout',
+      '--ping',
     ]) {
       expect(stdout).toContain(flag);
     }

@@ -39,7 +39,11 @@ describe('domain errors are mapped to HTTP in one place', () => {
     const res = await http(`${bridge.url}/bridge/register`, {
       body: { pageId: 'p404', secret: 's', frameIds: ['f1'] },
     });
+    // Forbidden, not NotFound: an unknown page and a wrong secret read the same (no probing oracle)
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: expect.stringContaining('page "p404" is not known'), field: 'secret' });
+    expect(res.body).toMatchObject({
+      error: expect.stringContaining('page "p404" is not known here'),
+      field: 'secret',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentId, strictArgs } from '../../protocol/index.js';
+import { AgentId, strictArgs, SubscribableEvent } from '../../protocol/index.js';
 import { connectedList } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
@@ -25,7 +25,7 @@ export const aitiHello = defineTool({
     strictArgs({
       agentId: AgentId.optional(),
       pageId,
-      subEvents: z.array(z.enum(['page_error', 'page_log', 'page_network'])).optional(),
+      subEvents: z.array(SubscribableEvent).optional(),
     }),
   ),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
