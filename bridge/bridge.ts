@@ -10,6 +10,8 @@ import { openInbox, watchInbox } from './inbox/setup.js';
 import { broadcastAgents, composeState } from './window/state.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
+import { recordAsks } from './asks/record.js';
+import { trackAnswers } from './shutdown.js';
 import { createLogger } from './log.js';
 import { mountRoutes } from './routes.js';
 import { PageBuffers } from './pages/buffers.js';
@@ -71,11 +73,13 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   watchPages(context);
   watchOpenFile(context);
   const stopInbox = watchInbox(context);
+  const askRecords = recordAsks(context);
   context.agents.onChange(() => broadcastAgents(context));
 
   const app = createApp(context, mountRoutes(context));
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  const answers = trackAnswers(server);
   await listen(server, config);
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -91,15 +95,20 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     context,
     close: () =>
       (closing ??= (async () => {
+        // Every open ask answers `cancelled` (with the reason) and every waiting page command fails, and those
+        // answers reach their callers before the sockets close: no agent is left waiting on a dead stream.
         context.asks.close();
         context.requests.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await answers.settled();
         context.hub.close();
         pages.close();
         context.agents.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        server.closeAllConnections();
+        await closed;
+        askRecords.stop();
+        await askRecords.flush();
         stopInbox();
         context.inbox.close();
       })()),

@@ -181,6 +181,8 @@ function main(): void {
   app.on('before-quit', () => {
     quitting = true;
   });
+  // a SIGTERM (logout, `kill`, a service manager) quits like the tray's Quit: open asks are answered first
+  process.once('SIGTERM', () => app.quit());
   // the window hides to the tray instead of closing; the app quits from the tray menu only
   app.on('window-all-closed', () => undefined);
   app.on('activate', () => control?.show());

@@ -25,15 +25,14 @@ export async function askTheHuman(
   mode: AskMode = {},
 ): Promise<AskAnswer> {
   const { asks } = bridge;
+  const full: AskSpec = { ...spec, agentId: asker.agentId, ...(mode.async ? { async: true } : {}) };
   if (!mode.async && asks.away && !mode.wait) {
-    return outcomeResult(
-      asks.immediate(spec.kind, 'away', { text: 'the human is marked away; the question was not shown' }),
-    );
+    return outcomeResult(asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }));
   }
-  const ask = asks.create({ ...spec, agentId: asker.agentId });
+  const ask = asks.create(full);
   mode.onOpen?.(ask);
   if (mode.async) {
-    void ask.outcome.then((outcome) => answerToInbox(bridge, ask.spec.agentId, outcome));
+    void ask.outcome.then((outcome) => answerToInbox(bridge, ask.spec.agentId, outcome, ask.decidedBy === 'human'));
     return {
       structured: { askId: ask.askId, status: 'open' },
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
@@ -65,11 +64,17 @@ export function summarize(outcome: AskOutcome): string {
 }
 
 /** The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first. */
-async function answerToInbox(bridge: BridgeContext, agentId: string, outcome: AskOutcome): Promise<void> {
+async function answerToInbox(
+  bridge: BridgeContext,
+  agentId: string,
+  outcome: AskOutcome,
+  byHuman: boolean,
+): Promise<void> {
   try {
     await deliver(bridge, agentId, {
       kind: 'user_answer',
-      from: 'window',
+      // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
+      from: byHuman ? 'window' : 'bridge',
       text: summarize(outcome),
       payload: outcome,
       ref: outcome.askId,

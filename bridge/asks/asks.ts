@@ -3,8 +3,11 @@ import {
   DEFAULT_ASK_TIMEOUT_MS,
   MAX_ASK_TIMEOUT_MS,
   type AnswerBody,
+  type AskDecidedBy,
+  type AskEnd,
   type AskKind,
   type AskOutcome,
+  type AskRecord,
   type AskStatus,
   type AskUpdate,
   type AskView,
@@ -31,6 +34,8 @@ export interface AskSpec {
   command?: { cmd: string; args: Json };
   /** default DEFAULT_ASK_TIMEOUT_MS, capped at MAX_ASK_TIMEOUT_MS */
   timeoutMs?: number;
+  /** the agent asked with async: true (kept in the ask's record) */
+  async?: boolean;
 }
 
 /** One open question to the human. Only Asks changes it; everyone else reads it. */
@@ -44,6 +49,8 @@ export interface Ask {
   /** the human ticked "allow for this page" (page_command asks) */
   remember: boolean;
   ended?: AskStatus;
+  /** who or what ended it, once it ended */
+  decidedBy?: AskDecidedBy;
 }
 
 interface Entry {
@@ -57,6 +64,8 @@ export interface EndDetails {
   note?: string;
   reason?: RejectReason;
   text?: string;
+  /** default: the human for answered and rejected, the bridge otherwise */
+  decidedBy?: AskDecidedBy;
 }
 
 const ENDED_KEPT = 500;
@@ -71,6 +80,7 @@ export class Asks {
   /** asks that ended recently, so a late answer gets a clear 409 instead of a 404 */
   private readonly ended = new Map<string, AskStatus>();
   private isAway = false;
+  private readonly recorders = new Set<(record: AskRecord) => void>();
   /** "allow for this page" answers to page_command asks */
   readonly pageApprovals = new PageApprovals();
 
@@ -98,9 +108,21 @@ export class Asks {
     return ask;
   }
 
-  /** The outcome of an ask that never opened (e.g. the human is away): same shape, same hints. */
-  immediate(kind: AskKind, status: AskStatus, details: EndDetails = {}): AskOutcome {
-    return this.outcomeOf(`ask-${randomBytes(6).toString('hex')}`, kind, status, details);
+  /**
+   * The outcome of an ask that never opened (e.g. the human is away): same shape, same hints, and on record
+   * like every other ask, though no card was shown.
+   */
+  immediate(spec: AskSpec, status: AskStatus, details: EndDetails = {}): AskOutcome {
+    const askId = `ask-${randomBytes(6).toString('hex')}`;
+    const now = new Date(this.clock.now()).toISOString();
+    this.record(askId, spec, { createdAt: now, endedAt: now, shown: false }, this.endOf(status, details));
+    return this.outcomeOf(askId, spec.kind, status, details);
+  }
+
+  /** Listens to every ask that ends (records for History and the journal). */
+  onRecord(listener: (record: AskRecord) => void): () => void {
+    this.recorders.add(listener);
+    return () => this.recorders.delete(listener);
   }
 
   get(askId: string): Ask | undefined {
@@ -137,13 +159,14 @@ export class Asks {
     };
   }
 
-  private update(ask: Ask): AskUpdate {
+  private update(ask: Ask, end?: AskEnd): AskUpdate {
     return {
       askId: ask.askId,
       deadline: new Date(ask.countdown.deadline()).toISOString(),
       remainingMs: Math.round(ask.countdown.remainingMs()),
       paused: ask.countdown.paused,
       status: ask.ended ?? 'open',
+      ...(end ? { outcome: end } : {}),
     };
   }
 
@@ -202,17 +225,63 @@ export class Asks {
     const { ask } = entry;
     ask.countdown.stop();
     ask.ended = status;
+    const end = this.endOf(status, details);
+    ask.decidedBy = end.decidedBy;
     this.open.delete(askId);
     this.ended.set(askId, status);
     if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value ?? '');
-    this.changed(entry);
+    this.changed(entry, end);
+    this.record(
+      askId,
+      ask.spec,
+      {
+        createdAt: new Date(ask.createdAt).toISOString(),
+        endedAt: new Date(this.clock.now()).toISOString(),
+        shown: true,
+      },
+      end,
+    );
     entry.resolve(this.outcomeOf(askId, ask.spec.kind, status, details));
     return true;
   }
 
-  /** Withdraws an ask (the agent cancelled or disconnected). */
-  cancel(askId: string, text: string): boolean {
-    return this.end(askId, 'cancelled', { text });
+  /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
+  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): boolean {
+    return this.end(askId, 'cancelled', { text, decidedBy });
+  }
+
+  private endOf(status: AskStatus, details: EndDetails): AskEnd {
+    return {
+      status,
+      ...(details.value !== undefined ? { value: details.value } : {}),
+      ...(details.note ? { note: details.note } : {}),
+      ...(details.reason ? { reason: details.reason } : {}),
+      ...(details.text ? { text: details.text } : {}),
+      decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
+    };
+  }
+
+  private record(
+    askId: string,
+    spec: AskSpec,
+    times: { createdAt: string; endedAt: string; shown: boolean },
+    end: AskEnd,
+  ): void {
+    const record: AskRecord = {
+      askId,
+      kind: spec.kind,
+      agentId: spec.agentId,
+      prompt: spec.prompt,
+      ...(spec.pageId ? { pageId: spec.pageId } : {}),
+      ...(spec.pageUrl ? { pageUrl: spec.pageUrl } : {}),
+      ...(spec.choices ? { choices: spec.choices } : {}),
+      ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
+      ...(spec.command ? { command: spec.command } : {}),
+      async: spec.async ?? false,
+      ...times,
+      ...end,
+    };
+    for (const recorder of this.recorders) recorder(record);
   }
 
   private expire(askId: string): void {
@@ -226,8 +295,8 @@ export class Asks {
     } else this.end(askId, 'timed_out', { text: `no answer within ${seconds} s` });
   }
 
-  private changed(entry: Entry): void {
-    const update = this.update(entry.ask);
+  private changed(entry: Entry, end?: AskEnd): void {
+    const update = this.update(entry.ask, end);
     this.hub.broadcast('ask_update', update);
     for (const listener of entry.listeners) listener(update);
   }
@@ -259,8 +328,9 @@ export class Asks {
     this.hub.broadcast('presence', { away });
   }
 
-  /** The bridge stops: every open ask ends as cancelled. */
+  /** The bridge stops: every open ask ends as cancelled, decided by the bridge, with the reason. */
   close(): void {
-    for (const askId of [...this.open.keys()]) this.cancel(askId, 'the bridge stopped');
+    for (const askId of [...this.open.keys()])
+      this.cancel(askId, 'the bridge is shutting down; ask again once it is back', 'bridge');
   }
 }

@@ -43,19 +43,22 @@ export async function confirmPageCommand(asks: Asks, asker: Asker, page: Page, c
   const danger = pageCommandDanger(page, cmd, args);
   if (!danger) return;
   if (asks.pageApprovals.has(page, danger.key)) return;
-  if (asks.away) {
-    throw new Refused(
-      `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
-    );
-  }
-  const ask = asks.create({
-    kind: 'page_command',
+  const spec = {
+    kind: 'page_command' as const,
     agentId: asker.agentId,
     prompt: `${asker.agentId} wants to ${danger.what} on ${page.url || page.pageId}`,
     pageId: page.pageId,
     pageUrl: page.url,
     command: { cmd, args },
-  });
+  };
+  if (asks.away) {
+    // on record all the same: History shows what was refused while the human was away
+    asks.immediate(spec, 'away', { text: 'the human is marked away; the command did not run' });
+    throw new Refused(
+      `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
+    );
+  }
+  const ask = asks.create(spec);
   const outcome = await waitForHuman(asks, asker, ask);
   if (outcome.status === 'answered' && outcome.value === true) {
     if (ask.remember) asks.pageApprovals.add(page, danger.key);

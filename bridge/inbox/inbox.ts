@@ -53,8 +53,10 @@ export class Inbox {
   /** Rebuilds every inbox from the journal; pending and delivered come back as pending (nobody has read them now). */
   replay(): void {
     const early = new Map<string, MessageStatus>();
+    const renames: Array<{ from: string; to: string; at: string }> = [];
     for (const { line } of this.journal.replay()) {
-      if (line.type === 'message') {
+      if (line.type === 'renamed') renames.push(line);
+      else if (line.type === 'message') {
         if (this.byId.has(line.message.id)) continue;
         const status = higher(line.message.status, early.get(line.message.id));
         this.insert({ ...line.message, status: status === 'consumed' ? 'consumed' : 'pending' });
@@ -75,6 +77,52 @@ export class Inbox {
       const entry = this.byId.get(message.id);
       if (entry) entry.index = index;
     });
+    for (const rename of renames.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
+      this.move(rename.from, rename.to, rename.at);
+  }
+
+  /**
+   * aiti_hello renamed an agent: its messages (history and unread alike) belong to the new name from now on, so
+   * the old name leaves no trace. Journaled in the old name's journal; the replay moves them again.
+   */
+  async rename(from: string, to: string): Promise<void> {
+    if (from === to || !this.boxes.has(from)) return;
+    const at = this.now().toISOString();
+    this.move(from, to, at);
+    await this.journal.append(from, { type: 'renamed', from, to, at });
+  }
+
+  /** Moves the messages of `from` written up to `at` into `to`'s box, keeping each box in time order. */
+  private move(from: string, to: string, at: string): void {
+    const source = this.boxes.get(from);
+    if (!source || from === to) return;
+    const moving = source.list.filter((m) => m.at <= at);
+    if (!moving.length) return;
+    const staying = source.list.filter((m) => m.at > at);
+    let target = this.boxes.get(to);
+    if (!target) {
+      target = { list: [], counts: { pending: 0, delivered: 0, consumed: 0 } };
+      this.boxes.set(to, target);
+    }
+    for (const message of moving) {
+      if (message.kind !== 'ask') {
+        source.counts[message.status]--;
+        target.counts[message.status]++;
+      }
+      message.agentId = to;
+      if (message.kind === 'ask' && message.payload && typeof message.payload === 'object' && !Array.isArray(message.payload))
+        (message.payload as Record<string, unknown>).agentId = to;
+    }
+    target.list = [...target.list, ...moving].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    source.list = staying;
+    const last = target.list[target.list.length - 1];
+    if (last) target.lastActivity = last.at;
+    if (!staying.length) this.boxes.delete(from);
+    for (const box of [source, target])
+      box.list.forEach((message, agentIndex) => {
+        const entry = this.byId.get(message.id);
+        if (entry) entry.agentIndex = agentIndex;
+      });
   }
 
   onEvent(listener: (event: InboxEvent) => void): () => void {
@@ -83,7 +131,7 @@ export class Inbox {
   }
 
   /** Adds a pending message for the agent; resolves once it is durable. The asks engineer's async answers use this. */
-  async add(agentId: string, draft: MessageDraft): Promise<Message> {
+  async add(agentId: string, draft: MessageDraft, status: MessageStatus = 'pending'): Promise<Message> {
     const message: Message = {
       id: newMessageId(),
       kind: draft.kind,
@@ -93,7 +141,7 @@ export class Inbox {
       ...(draft.payload !== undefined ? { payload: draft.payload } : {}),
       ...(draft.ref !== undefined ? { ref: draft.ref } : {}),
       at: this.now().toISOString(),
-      status: 'pending',
+      status,
     };
     await this.journal.append(agentId, { type: 'message', message });
     this.insert(message);
@@ -215,13 +263,14 @@ export class Inbox {
     this.byId.set(message.id, { message, index: this.all.length, agentIndex: box.list.length });
     this.all.push(message);
     box.list.push(message);
-    box.counts[message.status]++;
+    // an ask's record is history only: it is no message to the agent, so it counts in no inbox status
+    if (message.kind !== 'ask') box.counts[message.status]++;
     box.lastActivity = message.at;
   }
 
   private setStatus(message: Message, status: MessageStatus, at: string): void {
     const box = this.boxes.get(message.agentId);
-    if (!box) return;
+    if (!box || message.kind === 'ask') return;
     box.counts[message.status]--;
     box.counts[status]++;
     message.status = status;

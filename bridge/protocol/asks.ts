@@ -43,13 +43,32 @@ export const AskView = z.object({
 });
 export type AskView = z.infer<typeof AskView>;
 
-/** `ask_update`: the countdown moved (pause/resume) or the ask ended. */
+/**
+ * Who or what ended an ask: the human (in a window, or on the page for a pick), the agent (it withdrew the
+ * question: the call was cancelled or its client left), or the bridge (time-out, away, the bridge stopping).
+ */
+export const AskDecidedBy = z.enum(['human', 'agent', 'bridge']);
+export type AskDecidedBy = z.infer<typeof AskDecidedBy>;
+
+/** How an ask ended, as the window shows it: the outcome without the agent's hint, and who decided. */
+export const AskEnd = z.object({
+  status: AskStatus,
+  value: JsonValue.optional(),
+  note: z.string().optional(),
+  reason: RejectReason.optional(),
+  text: z.string().optional(),
+  decidedBy: AskDecidedBy,
+});
+export type AskEnd = z.infer<typeof AskEnd>;
+
+/** `ask_update`: the countdown moved (pause/resume) or the ask ended (then `outcome` says how and who decided). */
 export const AskUpdate = z.object({
   askId: AskId,
   deadline: IsoTime,
   remainingMs: z.number().int().nonnegative(),
   paused: z.boolean(),
   status: z.union([z.literal('open'), AskStatus]),
+  outcome: AskEnd.optional(),
 });
 export type AskUpdate = z.infer<typeof AskUpdate>;
 
@@ -79,3 +98,28 @@ export type AskOutcome = z.infer<typeof AskOutcome>;
 
 /** Async ask answer: returned at once by user_* tools with async:true. */
 export const AsyncAskAnswer = z.object({ askId: AskId, status: z.literal('open') });
+
+/**
+ * The record of one ask, kept in the journal and shown in History (the `payload` of an inbox message of kind
+ * `ask`): what was asked, how it ended and who decided. Every ask gets one, sync, async, or answered `away` at
+ * once without a card.
+ */
+export const AskRecord = z.object({
+  askId: AskId,
+  kind: AskKind,
+  agentId: AgentId,
+  prompt: z.string(),
+  pageId: PageId.optional(),
+  pageUrl: z.string().optional(),
+  choices: z.array(z.string()).optional(),
+  multiple: z.boolean().optional(),
+  command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
+  /** the agent asked with async: true */
+  async: z.boolean(),
+  /** false when the ask ended without ever showing a card (the human was away) */
+  shown: z.boolean(),
+  createdAt: IsoTime,
+  endedAt: IsoTime,
+  ...AskEnd.shape,
+});
+export type AskRecord = z.infer<typeof AskRecord>;

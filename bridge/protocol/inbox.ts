@@ -10,6 +10,8 @@ export const MessageKind = z.enum([
   'page_log',
   'page_network',
   'agent_note',
+  /** the record of an ask (payload: AskRecord), journaled as consumed: History, never the agent's inbox */
+  'ask',
 ]);
 export type MessageKind = z.infer<typeof MessageKind>;
 
@@ -19,7 +21,8 @@ export type MessageStatus = z.infer<typeof MessageStatus>;
 export const Message = z.object({
   id: MsgId,
   kind: MessageKind,
-  from: z.enum(['window', 'page', 'agent']),
+  /** `bridge` for what the bridge decided itself (a time-out, a withdrawn or away ask), not the human */
+  from: z.enum(['window', 'page', 'agent', 'bridge']),
   agentId: AgentId,
   text: z.string().optional(),
   payload: JsonValue.optional(),
@@ -49,6 +52,8 @@ export const JournalLine = z.discriminatedUnion('type', [
     status: MessageStatus,
     at: IsoTime,
   }),
+  /** aiti_hello renamed the agent: its messages up to `at` belong to `to` from now on (written in `from`'s journal) */
+  z.object({ type: z.literal('renamed'), from: AgentId, to: AgentId, at: IsoTime }),
 ]);
 export type JournalLine = z.infer<typeof JournalLine>;
 
