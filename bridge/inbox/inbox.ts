@@ -110,7 +110,12 @@ export class Inbox {
         target.counts[message.status]++;
       }
       message.agentId = to;
-      if (message.kind === 'ask' && message.payload && typeof message.payload === 'object' && !Array.isArray(message.payload))
+      if (
+        message.kind === 'ask' &&
+        message.payload &&
+        typeof message.payload === 'object' &&
+        !Array.isArray(message.payload)
+      )
         (message.payload as Record<string, unknown>).agentId = to;
     }
     target.list = [...target.list, ...moving].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

@@ -7,7 +7,8 @@ import { ALL, History } from './inbox/History.js';
 import { isTyping } from './keys.js';
 import { AgentsPanel } from './panels/AgentsPanel.js';
 import { PagesPanel } from './panels/PagesPanel.js';
-import type { Connection } from './store.js';
+import { dropDraft } from './drafts.js';
+import { openAsks, type Connection } from './store.js';
 import { useTheme } from './theme.js';
 import { useBridge } from './useBridge.js';
 
@@ -59,17 +60,32 @@ export function App() {
     return () => document.removeEventListener('keydown', onKey);
   }, [compose]);
 
+  const open = openAsks(state.asks).length;
   useEffect(() => {
-    const open = state.asks.length;
     document.title = open ? `(${open}) AITI Bridge` : 'AITI Bridge';
-  }, [state.asks.length]);
+  }, [open]);
 
   const send = useCallback(
     async (body: AnswerBody) => {
       if (!api) throw new Error('not connected to the bridge yet');
-      await api.answer(body);
+      const ends = body.action === 'answer' || body.action === 'reject';
+      // marked before the call: the stream may report the end before the POST answers
+      if (ends) dispatch({ type: 'sending', askId: body.askId, sending: true });
+      try {
+        await api.answer(body);
+      } catch (error) {
+        if (ends) dispatch({ type: 'sending', askId: body.askId, sending: false });
+        throw error;
+      }
     },
-    [api],
+    [api, dispatch],
+  );
+  const gone = useCallback(
+    (askId: string) => {
+      dropDraft(askId);
+      dispatch({ type: 'ask_gone', askId });
+    },
+    [dispatch],
   );
 
   const selectAgent = (agentId: string) => {
@@ -158,7 +174,7 @@ export function App() {
       <div className="layout">
         <main className="main">
           <div className="main-scroll">
-            <Cards asks={state.asks} pages={state.pages} send={send} />
+            <Cards asks={state.asks} pages={state.pages} send={send} onGone={gone} />
             <History
               api={api}
               dispatch={dispatch}

@@ -1,5 +1,6 @@
 import type {
   AgentView,
+  AskEnd,
   AskUpdate,
   AskView,
   InboxCounts,
@@ -10,11 +11,25 @@ import type {
   StateEvent,
 } from '../../bridge/protocol/index.js';
 
-/** An open ask as the window holds it: the server's view plus when it arrived, on the monotonic clock. */
+/** How a card ended, as the window shows it until it moves to History. */
+export interface Ended {
+  /** the bridge's word (absent when the ask ended while this window was reconnecting) */
+  outcome?: AskEnd;
+  /** this window sent the answer that ended it */
+  here: boolean;
+  /** when it ended, on the monotonic clock */
+  at: number;
+}
+
+/** An ask as the window holds it: the server's view plus when it arrived, on the monotonic clock. */
 export interface OpenAsk extends AskView {
   receivedAt: number;
   /** the full countdown, fixed when the ask is first seen, so the bar moves at one speed through pauses */
   totalMs: number;
+  /** an answer from this window is on its way */
+  sending?: boolean;
+  /** set once the ask ended: the card stays a moment with its outcome, then goes to History */
+  ended?: Ended;
 }
 
 function openAsk(ask: AskView, now: number, known?: OpenAsk): OpenAsk {
@@ -48,6 +63,8 @@ export type Action =
   | { type: 'state'; state: StateEvent; now: number }
   | { type: 'ask'; ask: AskView; now: number }
   | { type: 'ask_update'; update: AskUpdate; now: number }
+  | { type: 'sending'; askId: string; sending: boolean }
+  | { type: 'ask_gone'; askId: string }
   | { type: 'agents'; agents: AgentView[] }
   | { type: 'pages'; pages: SessionRow[]; heldOrigins: string[] }
   | { type: 'messages'; messages: Message[] }
@@ -86,8 +103,9 @@ export const initialState: WindowState = {
 const MAX_NOTICES = 4;
 let noticeIds = 0;
 
-const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
-  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
+/** Cards in arrival order: a new card joins at the end, so it never moves the one the human is reading. */
+const oldestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 
 /** Merges messages by id (a later copy wins: its status is newer), newest first, capped. */
 export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
@@ -105,19 +123,22 @@ export function reduce(state: WindowState, action: Action): WindowState {
       return { ...state, connection: action.connection };
     case 'state': {
       const { asks, agents, pages, inbox, heldOrigins, away, version } = action.state;
+      const open = new Set(asks.map((a) => a.askId));
+      // a card that ended while the stream was down stays a moment too, saying so, instead of vanishing
+      const gone = state.asks
+        .filter((a) => !open.has(a.askId))
+        .map((a) => (a.ended ? a : { ...a, ended: { here: false, at: action.now } }));
       return {
         ...state,
         connection: 'live',
         version,
-        asks: asks
-          .map((ask) =>
-            openAsk(
-              ask,
-              action.now,
-              state.asks.find((a) => a.askId === ask.askId),
-            ),
-          )
-          .sort(newestFirst),
+        asks: [
+          ...gone,
+          ...asks.map((ask) => {
+            const known = state.asks.find((a) => a.askId === ask.askId);
+            return { ...openAsk(ask, action.now, known), ...(known?.sending ? { sending: true } : {}) };
+          }),
+        ].sort(oldestFirst),
         agents,
         pages,
         inbox,
@@ -129,11 +150,35 @@ export function reduce(state: WindowState, action: Action): WindowState {
     case 'ask': {
       const known = state.asks.find((a) => a.askId === action.ask.askId);
       const others = state.asks.filter((a) => a !== known);
-      return { ...state, asks: [openAsk(action.ask, action.now, known), ...others].sort(newestFirst) };
+      return { ...state, asks: [...others, openAsk(action.ask, action.now, known)].sort(oldestFirst) };
     }
+    case 'sending':
+      return {
+        ...state,
+        asks: state.asks.map((a) => (a.askId === action.askId ? { ...a, sending: action.sending } : a)),
+      };
+    case 'ask_gone':
+      return { ...state, asks: state.asks.filter((a) => a.askId !== action.askId) };
     case 'ask_update': {
       const { update } = action;
-      if (update.status !== 'open') return { ...state, asks: state.asks.filter((a) => a.askId !== update.askId) };
+      if (update.status !== 'open') {
+        return {
+          ...state,
+          asks: state.asks.map((a) =>
+            a.askId === update.askId && !a.ended
+              ? {
+                  ...a,
+                  paused: update.paused,
+                  ended: {
+                    ...(update.outcome ? { outcome: update.outcome } : {}),
+                    here: Boolean(a.sending) && update.outcome?.decidedBy === 'human',
+                    at: action.now,
+                  },
+                }
+              : a,
+          ),
+        };
+      }
       return {
         ...state,
         asks: state.asks.map((a) =>
@@ -174,6 +219,9 @@ export function reduce(state: WindowState, action: Action): WindowState {
       return { ...state, problem: action.problem };
   }
 }
+
+/** The asks still waiting for an answer (the ended ones linger on screen but count for nothing). */
+export const openAsks = (asks: OpenAsk[]): OpenAsk[] => asks.filter((a) => !a.ended);
 
 /** What the countdown shows now: the server's remainingMs at receipt, minus the monotonic time since. */
 export function remainingNow(ask: Pick<OpenAsk, 'remainingMs' | 'paused' | 'receivedAt'>, now: number): number {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
 import { createApi, type Api } from './api.js';
-import { dropDraft, pruneDrafts } from './drafts.js';
+import { pruneDrafts } from './drafts.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
 import { openStream } from './stream.js';
@@ -42,12 +42,10 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
             const now = performance.now();
             switch (event.event) {
               case 'state':
-                pruneDrafts(event.data.asks.map((a) => a.askId));
                 return dispatch({ type: 'state', state: event.data, now });
               case 'ask':
                 return dispatch({ type: 'ask', ask: event.data, now });
               case 'ask_update':
-                if (event.data.status !== 'open') dropDraft(event.data.askId);
                 return dispatch({ type: 'ask_update', update: event.data, now });
               case 'agents':
                 return dispatch({ type: 'agents', agents: event.data.agents });
@@ -82,6 +80,11 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
       stop?.();
     };
   }, []);
+
+  // a draft lives as long as its card, ended cards included (the human sees what they had not sent)
+  useEffect(() => {
+    if (state.generation > 0) pruneDrafts(state.asks.map((a) => a.askId));
+  }, [state.asks, state.generation]);
 
   // every (re)connection: fetch the newest history, merged by id, so a drop loses nothing and doubles nothing
   useEffect(() => {

@@ -18,7 +18,9 @@ function journaledAsks(dataDir: string): AskRecord[] {
   const records: AskRecord[] = [];
   for (const agent of readdirSync(root))
     for (const file of readdirSync(join(root, agent)))
-      for (const raw of readFileSync(join(root, agent, file), 'utf8').split('\n').filter(Boolean)) {
+      for (const raw of readFileSync(join(root, agent, file), 'utf8')
+        .split('\n')
+        .filter(Boolean)) {
         const line = JournalLine.parse(JSON.parse(raw));
         if (line.type === 'message' && line.message.kind === 'ask') records.push(line.message.payload as AskRecord);
       }

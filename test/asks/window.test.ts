@@ -197,10 +197,14 @@ describe('asks in the human window', () => {
     expect(bridge.context.asks.away).toBe(true);
   });
 
-  it('cancels open asks when the bridge stops', async () => {
+  it('cancels open asks when the bridge stops, saying why, decided by the bridge', async () => {
     const bridge = await startBridge();
     const opened = ask(bridge);
     await bridge.close();
-    expect(await opened.outcome).toMatchObject({ status: 'cancelled', text: 'the bridge stopped' });
+    expect(await opened.outcome).toMatchObject({
+      status: 'cancelled',
+      text: 'the bridge is shutting down; ask again once it is back',
+    });
+    expect(opened.decidedBy).toBe('bridge');
   });
 });

@@ -21,7 +21,7 @@ describe('countdown', () => {
 
   it('runs down from the remainingMs the server sent, on the monotonic clock', () => {
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?', remainingMs: 90_000 });
-    render(<AskCard ask={ask} send={recorder().send} />);
+    render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
     expect(countdown()).toBe('1:30');
     act(() => vi.advanceTimersByTime(15_000));
     expect(countdown()).toBe('1:15');
@@ -33,7 +33,7 @@ describe('countdown', () => {
 
   it('stands still while paused and says so', () => {
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?', remainingMs: 42_000, paused: true });
-    render(<AskCard ask={ask} send={recorder().send} />);
+    render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
     expect(countdown()).toBe('paused · 0:42');
     act(() => vi.advanceTimersByTime(20_000));
     expect(countdown()).toBe('paused · 0:42');
@@ -42,10 +42,16 @@ describe('countdown', () => {
 
   it('resyncs to the server on an update (a resume restarts from the new remainingMs)', () => {
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?', remainingMs: 60_000 });
-    const { rerender } = render(<AskCard ask={ask} send={recorder().send} />);
+    const { rerender } = render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
     act(() => vi.advanceTimersByTime(10_000));
     expect(countdown()).toBe('0:50');
-    rerender(<AskCard ask={{ ...ask, remainingMs: 48_000, receivedAt: performance.now() }} send={recorder().send} />);
+    rerender(
+      <AskCard
+        settleMs={0}
+        ask={{ ...ask, remainingMs: 48_000, receivedAt: performance.now() }}
+        send={recorder().send}
+      />,
+    );
     expect(countdown()).toBe('0:48');
     act(() => vi.advanceTimersByTime(3_000));
     expect(countdown()).toBe('0:45');
@@ -53,7 +59,7 @@ describe('countdown', () => {
 
   it('keeps one speed on its bar through a pause: the fraction is of the full countdown', () => {
     const ask = { ...openAsk({ kind: 'user_confirm', prompt: 'Ship it?', remainingMs: 30_000 }), totalMs: 60_000 };
-    render(<AskCard ask={ask} send={recorder().send} />);
+    render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
     expect(screen.getByRole('progressbar').firstElementChild?.getAttribute('style')).toContain('width: 50%');
   });
 });
@@ -63,9 +69,9 @@ describe('pause and resume', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_input', prompt: 'Name?' });
-    const { rerender } = render(<AskCard ask={ask} send={send} />);
+    const { rerender } = render(<AskCard settleMs={0} ask={ask} send={send} />);
     await user.click(screen.getByRole('button', { name: 'Pause' }));
-    rerender(<AskCard ask={{ ...ask, paused: true }} send={send} />);
+    rerender(<AskCard settleMs={0} ask={{ ...ask, paused: true }} send={send} />);
     await user.click(screen.getByRole('button', { name: 'Resume' }));
     expect(bodies).toEqual([
       { askId: ask.askId, action: 'pause' },
@@ -79,7 +85,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Delete the old migrations?' });
-    render(<AskCard ask={ask} pageLabel="localhost:5173/admin" send={send} />);
+    render(<AskCard settleMs={0} ask={ask} pageLabel="localhost:5173/admin" send={send} />);
     expect(screen.getByRole('article').textContent).toContain('claude');
     expect(screen.getByRole('article').textContent).toContain('localhost:5173/admin');
     await user.type(screen.getByLabelText('note'), 'keep the seed file');
@@ -91,7 +97,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Deploy?' });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     screen.getByRole('article').focus();
     await user.keyboard('n{Enter}');
     expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: false }]);
@@ -101,7 +107,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_choose', prompt: 'Which layout?', choices: ['Grid', 'List', 'Cards'] });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     screen.getByRole('article').focus();
     await user.keyboard('3');
     expect(screen.getByRole('button', { name: /Cards/ }).getAttribute('aria-pressed')).toBe('true');
@@ -118,7 +124,7 @@ describe('every ask kind', () => {
       choices: ['Chrome', 'Firefox', 'Safari'],
       multiple: true,
     });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     screen.getByRole('article').focus();
     await user.keyboard('312');
     await user.keyboard('2');
@@ -129,7 +135,9 @@ describe('every ask kind', () => {
   it('user_choose: Enter before any pick says what is missing and sends nothing', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
-    render(<AskCard ask={openAsk({ kind: 'user_choose', prompt: 'Pick', choices: ['a', 'b'] })} send={send} />);
+    render(
+      <AskCard settleMs={0} ask={openAsk({ kind: 'user_choose', prompt: 'Pick', choices: ['a', 'b'] })} send={send} />,
+    );
     screen.getByRole('article').focus();
     await user.keyboard('{Enter}');
     expect(bodies).toEqual([]);
@@ -140,7 +148,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b'], multiple: true });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     await user.click(screen.getByRole('button', { name: 'Answer' }));
     expect(bodies).toEqual([]);
     expect(screen.getByRole('alert').textContent).toContain('pick at least one');
@@ -150,7 +158,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_input', prompt: 'Branch name?', defaultValue: 'feature/login' });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     const field = screen.getByLabelText<HTMLTextAreaElement>('answer');
     expect(field.value).toBe('feature/login');
     await user.clear(field);
@@ -161,7 +169,7 @@ describe('every ask kind', () => {
   it('user_input: Shift+Enter breaks the line instead of answering', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
-    render(<AskCard ask={openAsk({ kind: 'user_input', prompt: 'Notes?' })} send={send} />);
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_input', prompt: 'Notes?' })} send={send} />);
     await user.type(screen.getByLabelText('answer'), 'one{Shift>}{Enter}{/Shift}two{Enter}');
     expect(bodies.map((b) => b.value)).toEqual(['one\ntwo']);
   });
@@ -170,7 +178,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_presence', prompt: 'Still there?' });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     await user.click(screen.getByRole('button', { name: /Away/ }));
     screen.getByRole('article').focus();
     await user.keyboard('1{Enter}');
@@ -188,7 +196,7 @@ describe('every ask kind', () => {
       prompt: 'Run a script in localhost:3000?',
       command: { cmd: 'Runtime.evaluate', args: { expression: 'localStorage.clear()' } },
     });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     expect(screen.getByText('Runtime.evaluate')).toBeTruthy();
     expect(screen.getByRole('article').textContent).toContain('localStorage.clear()');
     await user.click(screen.getByRole('button', { name: /Allow once/ }));
@@ -210,6 +218,8 @@ describe('every ask kind', () => {
     );
     expect(screen.queryByRole('button', { name: 'Answer' })).toBeNull();
     expect(screen.getByRole('button', { name: /Reject/ })).toBeTruthy();
+    // no "↵ answer" hint where there is no answer to send
+    expect(screen.getByRole('article').textContent).not.toContain('answer');
   });
 });
 
@@ -218,7 +228,7 @@ describe('reject', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Rewrite the router?' });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     screen.getByRole('article').focus();
     await user.keyboard('{Escape}');
     expect(screen.getByRole('group', { name: 'reject' })).toBeTruthy();
@@ -228,7 +238,7 @@ describe('reject', () => {
 
   it('offers the four presets', async () => {
     const user = userEvent.setup();
-    render(<AskCard ask={openAsk({ kind: 'user_input', prompt: 'x' })} send={recorder().send} />);
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_input', prompt: 'x' })} send={recorder().send} />);
     await user.click(screen.getByRole('button', { name: 'Reject…' }));
     const labels = screen.getAllByRole('button', { pressed: false }).map((b) => b.textContent?.replace(/^\d\s*/, ''));
     expect(labels).toEqual(['Not now', 'Wrong approach', 'Need more info', 'Stop the task']);
@@ -238,7 +248,7 @@ describe('reject', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a'] });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     await user.click(screen.getByRole('button', { name: 'Reject…' }));
     await user.click(screen.getByRole('button', { name: /Need more info/ }));
     await user.type(screen.getByLabelText('reason'), 'which page do you mean?{Enter}');
@@ -251,7 +261,7 @@ describe('reject', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Ok?' });
-    render(<AskCard ask={ask} send={send} />);
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
     await user.click(screen.getByRole('button', { name: 'Reject…' }));
     await user.type(screen.getByLabelText('reason'), 'use the staging database{Enter}');
     expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'other', note: 'use the staging database' }]);
@@ -259,7 +269,7 @@ describe('reject', () => {
 
   it('Esc again goes back to the answer', async () => {
     const user = userEvent.setup();
-    render(<AskCard ask={openAsk({ kind: 'user_confirm', prompt: 'Ok?' })} send={recorder().send} />);
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt: 'Ok?' })} send={recorder().send} />);
     screen.getByRole('article').focus();
     await user.keyboard('{Escape}');
     await user.keyboard('{Escape}');
@@ -271,14 +281,14 @@ describe('reject', () => {
     const send = async () => {
       throw new Error('/bridge/answer answered 409: ask a1 already ended (timed_out)');
     };
-    render(<AskCard ask={openAsk({ kind: 'user_confirm', prompt: 'Ok?' })} send={send} />);
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt: 'Ok?' })} send={send} />);
     await user.click(screen.getByRole('button', { name: /Yes/ }));
     expect(screen.getByRole('alert').textContent).toContain('already ended');
   });
 });
 
 describe('the list of cards', () => {
-  it('shows the newest first, and a key pressed outside every card answers the newest', async () => {
+  it('keys pressed outside every card go to the active card only; with none active, the first key selects one', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const older = openAsk({ kind: 'user_choose', prompt: 'Older question', choices: ['x', 'y'] });
@@ -288,25 +298,92 @@ describe('the list of cards', () => {
       choices: ['left', 'right'],
       agentId: 'cursor',
     });
-    render(<Cards asks={[newer, older]} pages={[]} send={send} />);
+    const { rerender } = render(<Cards settleMs={0} asks={[older]} pages={[]} send={send} />);
+    // Enter with no card active only selects the first card: nothing is answered unseen
+    await user.keyboard('{Enter}');
+    expect(bodies).toEqual([]);
+    const [first] = screen.getAllByRole('article');
+    expect(first?.getAttribute('aria-current')).toBe('true');
+    await user.keyboard('2');
+    // a new card arrives: it joins at the end and does not take the keys
+    rerender(<Cards settleMs={0} asks={[older, newer]} pages={[]} send={send} />);
     expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual([
-      'Choose from cursor',
       'Choose from claude',
+      'Choose from cursor',
     ]);
-    await user.keyboard('2{Enter}');
-    expect(bodies).toEqual([{ askId: newer.askId, action: 'answer', value: 'right' }]);
+    await user.keyboard('{Enter}');
+    expect(bodies).toEqual([{ askId: older.askId, action: 'answer', value: 'y' }]);
+    // ↓ moves the active mark to the next card
+    await user.keyboard('{ArrowDown}1{Enter}');
+    expect(bodies[1]).toEqual({ askId: newer.askId, action: 'answer', value: 'left' });
+  });
+
+  it('a card that just arrived does not take keys until it has been on screen for a moment', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_confirm', prompt: 'Just arrived' });
+    render(<Cards settleMs={1000} asks={[ask]} pages={[]} send={send} />);
+    fireEvent.keyDown(document.body, { key: '1' });
+    expect(screen.getByRole('article').getAttribute('aria-current')).toBeNull();
+    act(() => vi.advanceTimersByTime(1000));
+    fireEvent.keyDown(document.body, { key: '1' });
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: true }]);
+  });
+
+  it('past nine choices, digits add up (2, 3, Enter sends choice 23) and a filter box narrows the list', async () => {
+    const user = userEvent.setup();
+    const { bodies, send } = recorder();
+    const choices = Array.from({ length: 30 }, (_, i) => `option ${i + 1}`);
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which one?', choices });
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
+    screen.getByRole('article').focus();
+    await user.keyboard('23{Enter}');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: 'option 23' }]);
+    await user.type(screen.getByLabelText('filter choices'), 'option 7');
+    expect(screen.getAllByRole('button', { name: /option/ }).map((b) => b.textContent)).toEqual(['7option 7']);
+  });
+
+  it('an error goes away once the draft changes', async () => {
+    const user = userEvent.setup();
+    render(
+      <AskCard
+        settleMs={0}
+        ask={openAsk({ kind: 'user_choose', prompt: 'Pick', choices: ['a', 'b'] })}
+        send={recorder().send}
+      />,
+    );
+    screen.getByRole('article').focus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('alert').textContent).toContain('pick an option first');
+    await user.keyboard('1');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('renders markdown as elements: code is monospaced, raw HTML stays text, long prompts fold', async () => {
+    const user = userEvent.setup();
+    const prompt = `Run \`npm test\`?\n\n\`\`\`sh\nnpm ci\n\`\`\`\n\n<img src=x onerror="alert(1)">\n\n${'long '.repeat(200)}`;
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt })} send={recorder().send} />);
+    const card = screen.getByRole('article');
+    expect(card.querySelector('code')?.textContent).toBe('npm test');
+    expect(card.querySelector('pre.md-code')?.textContent).toBe('npm ci');
+    expect(card.querySelector('img')).toBeNull();
+    expect(card.textContent).toContain('<img src=x onerror="alert(1)">');
+    expect(card.querySelector('.prompt.folded')).not.toBeNull();
+    await user.click(screen.getByRole('button', { name: /Show all/ }));
+    expect(card.querySelector('.prompt.folded')).toBeNull();
   });
 
   it('keeps a draft across a reload, and a new card never takes it over', async () => {
     const user = userEvent.setup();
     const mine = openAsk({ kind: 'user_input', prompt: 'Commit message?' });
-    const { unmount } = render(<Cards asks={[mine]} pages={[]} send={recorder().send} />);
+    const { unmount } = render(<Cards settleMs={0} asks={[mine]} pages={[]} send={recorder().send} />);
     await user.clear(screen.getByLabelText('answer'));
     await user.type(screen.getByLabelText('answer'), 'half-writ');
     unmount(); // a reload: the component tree goes, sessionStorage stays
 
     const arriving = openAsk({ kind: 'user_input', prompt: 'Tag name?' });
-    render(<Cards asks={[arriving, mine]} pages={[]} send={recorder().send} />);
+    render(<Cards settleMs={0} asks={[arriving, mine]} pages={[]} send={recorder().send} />);
     const [newField, oldField] = screen.getAllByLabelText<HTMLTextAreaElement>('answer');
     expect(newField?.value).toBe('');
     expect(oldField?.value).toBe('half-writ');
@@ -319,7 +396,7 @@ describe('the list of cards', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const choose = openAsk({ kind: 'user_choose', prompt: 'Pick', choices: ['a', 'b'] });
-    render(<Cards asks={[choose]} pages={[]} send={send} />);
+    render(<Cards settleMs={0} asks={[choose]} pages={[]} send={send} />);
     await user.type(screen.getByLabelText('note'), '12');
     expect(screen.getByLabelText<HTMLInputElement>('note').value).toBe('12');
     expect(screen.queryAllByRole('button', { pressed: true })).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, StateEvent } from '../../bridge/protocol/index.js';
-import { initialState, reduce, remainingNow } from '../../renderer/src/store.js';
+import { initialState, openAsks, reduce, remainingNow } from '../../renderer/src/store.js';
 import { openAsk } from './fixtures.js';
 
 const state = (fields: Partial<StateEvent> = {}): StateEvent => ({
@@ -25,7 +25,7 @@ const message = (id: string, at: string, status: Message['status'] = 'pending'):
 });
 
 describe('the window state across a reconnect', () => {
-  it('a state event replaces the open asks: an ask that ended while the stream was down disappears', () => {
+  it('a state event replaces the open asks: an ask that ended while the stream was down stays, marked ended', () => {
     const { receivedAt: _r, totalMs: _t, ...gone } = openAsk({ kind: 'user_confirm', prompt: 'gone' });
     const { receivedAt: _r2, totalMs: _t2, ...kept } = openAsk({ kind: 'user_confirm', prompt: 'kept' });
     let s = reduce(initialState, { type: 'state', state: state({ asks: [gone, kept] }), now: 0 });
@@ -33,7 +33,9 @@ describe('the window state across a reconnect', () => {
     expect(s.asks).toHaveLength(2);
     s = reduce(s, { type: 'state', state: state({ asks: [kept] }), now: 1000 });
     expect(s.connection).toBe('live');
-    expect(s.asks.map((a) => a.prompt)).toEqual(['kept']);
+    expect(openAsks(s.asks).map((a) => a.prompt)).toEqual(['kept']);
+    // the card that vanished is kept a moment, ended without a known outcome, instead of disappearing silently
+    expect(s.asks.find((a) => a.prompt === 'gone')?.ended).toEqual({ here: false, at: 1000 });
     expect(s.generation).toBe(2);
   });
 
@@ -56,7 +58,7 @@ describe('the window state across a reconnect', () => {
     expect(s.messages.map((m) => `${m.id}:${m.status}`)).toEqual(['m3:pending', 'm2:consumed', 'm1:pending']);
   });
 
-  it('an ask_update that ends an ask removes its card; one that pauses it freezes the countdown', () => {
+  it('an ask_update that ends an ask marks its card ended with the outcome; one that pauses it freezes the countdown', () => {
     const { receivedAt: _r, totalMs: _t, ...a } = openAsk({ kind: 'user_input', prompt: 'a', remainingMs: 60_000 });
     const { receivedAt: _r2, totalMs: _t2, ...b } = openAsk({ kind: 'user_input', prompt: 'b', remainingMs: 60_000 });
     let s = reduce(initialState, { type: 'state', state: state({ asks: [a, b] }), now: 0 });
@@ -67,9 +69,23 @@ describe('the window state across a reconnect', () => {
     });
     s = reduce(s, {
       type: 'ask_update',
-      update: { askId: b.askId, deadline: b.deadline, remainingMs: 0, paused: false, status: 'answered' },
+      update: {
+        askId: b.askId,
+        deadline: b.deadline,
+        remainingMs: 0,
+        paused: false,
+        status: 'timed_out',
+        outcome: { status: 'timed_out', decidedBy: 'bridge' },
+      },
       now: 19_000,
     });
+    expect(openAsks(s.asks).map((x) => x.prompt)).toEqual(['a']);
+    expect(s.asks.find((x) => x.prompt === 'b')?.ended).toEqual({
+      outcome: { status: 'timed_out', decidedBy: 'bridge' },
+      here: false,
+      at: 19_000,
+    });
+    s = reduce(s, { type: 'ask_gone', askId: b.askId });
     expect(s.asks.map((x) => x.prompt)).toEqual(['a']);
     const [paused] = s.asks;
     expect(paused && remainingNow(paused, 99_000)).toBe(41_000);

@@ -1,19 +1,29 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { AnswerBody } from '../../../bridge/protocol/index.js';
-import { useDraft } from '../drafts.js';
+import { useDraft, type Draft } from '../drafts.js';
 import { digitOf, isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
+import { Choices, MANY_CHOICES, nextNumber } from './Choices.js';
 import { Countdown } from './Countdown.js';
+import { Prompt } from './Prompt.js';
 import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
 import { RejectPanel } from './RejectPanel.js';
+
+/** A card answers the keyboard only after it has been on screen this long: time to read what it asks. */
+export const SETTLE_MS = 1000;
 
 export interface AskCardProps {
   ask: OpenAsk;
   /** where the ask comes from, shown beside the agent */
   pageLabel?: string;
   send(body: AnswerBody): Promise<void>;
-  /** the card's key handler, for presses that land outside every card (the newest card takes them) */
+  /** the card's key handler, for presses that land outside every card (only the active card gets them) */
   registerKeys?(askId: string, handler: ((event: KeyboardEvent) => void) | undefined): void;
+  /** the card the keys pressed outside any card go to, marked on screen */
+  active?: boolean;
+  /** the human focused or clicked this card */
+  onActivate?(): void;
+  settleMs?: number;
 }
 
 type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'> & {
@@ -21,12 +31,30 @@ type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' |
 };
 
 /** One open ask: what is asked, by whom, the time left, and every way to answer it from the keyboard. */
-export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
-  const [draft, update] = useDraft(ask.askId);
+export function AskCard({
+  ask,
+  pageLabel,
+  send,
+  registerKeys,
+  active = false,
+  onActivate,
+  settleMs = SETTLE_MS,
+}: AskCardProps) {
+  const [draft, saveDraft] = useDraft(ask.askId);
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const [typed, setTyped] = useState('');
+  const shownAt = useRef(performance.now());
   const options = optionsOf(ask);
   const withNote = ask.kind === 'user_confirm' || ask.kind === 'user_choose';
+  // a page command runs code in the page: only a click on one of its buttons decides it, never a key
+  const explicitOnly = ask.kind === 'page_command';
+  const many = options.length > MANY_CHOICES;
 
+  // any change to the draft clears the last complaint: it was about what the draft used to be
+  const update = (change: Partial<Draft>) => {
+    saveDraft(change);
+    setState((current) => (current.error ? { busy: current.busy } : current));
+  };
   const submit = async (body: AnswerBody | string) => {
     if (typeof body === 'string') return setState({ busy: false, error: body });
     setState({ busy: true });
@@ -38,7 +66,7 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
     }
   };
   const answer = () => submit(answerOf(ask, draft));
-  const reject = () => submit(rejectOf(ask, draft));
+  const reject = (reason = draft.reason) => submit(rejectOf(ask, { ...draft, reason }));
   const togglePause = async () => {
     try {
       await send({ askId: ask.askId, action: ask.paused ? 'resume' : 'pause' });
@@ -56,29 +84,38 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
       update({ rejecting: !draft.rejecting });
       return;
     }
+    const settled = performance.now() - shownAt.current >= settleMs;
     if (event.key === 'Enter' && !event.shiftKey) {
       if (event.target instanceof HTMLElement && event.target.closest('[data-action]')) return;
       event.preventDefault();
-      void (draft.rejecting ? reject() : answer());
+      if (!settled) return setState({ busy: false, error: 'This card just arrived: read it, then press Enter again.' });
+      if (draft.rejecting) return void reject();
+      if (explicitOnly)
+        return setState({ busy: false, error: 'Choose with a button: Allow once, Allow for this page, or Deny.' });
+      void answer();
       return;
     }
     if (typing) return;
     const digit = digitOf(event);
-    if (digit !== undefined) {
+    if (digit !== undefined && !explicitOnly) {
       event.preventDefault();
+      if (!settled) return;
       if (draft.rejecting) {
         const preset = REJECT_PRESETS[digit - 1];
         if (preset) update({ reason: preset.reason });
-      } else {
-        const option = options[digit - 1];
-        if (option) update({ picked: pick(ask, draft.picked, option.key) });
+        return;
       }
+      // past nine choices, digits add up: 2 then 3 picks choice 23
+      const number = many ? nextNumber(typed, digit, options.length) : String(digit);
+      setTyped(many ? number : '');
+      const option = options[Number(number) - 1];
+      if (option) update({ picked: pick(ask, draft.picked, option.key) });
       return;
     }
     const letter = event.key.toLowerCase();
     if (ask.kind === 'user_confirm' && (letter === 'y' || letter === 'n')) {
       event.preventDefault();
-      update({ picked: [letter === 'y' ? 'yes' : 'no'] });
+      if (settled) update({ picked: [letter === 'y' ? 'yes' : 'no'] });
     } else if (letter === 'p') {
       event.preventDefault();
       void togglePause();
@@ -93,12 +130,15 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
   }, [ask.askId, registerKeys]);
 
   const immediate = ask.kind !== 'user_choose';
+  const answerable = ask.kind !== 'user_pick_element' && !explicitOnly;
   return (
     <article
-      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}`}
+      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}`}
       aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}`}
+      aria-current={active ? 'true' : undefined}
       data-ask-id={ask.askId}
-      tabIndex={-1}
+      tabIndex={0}
+      onFocus={onActivate}
       onKeyDown={(e: ReactKeyboardEvent) => onKey(e)}
     >
       <header className="card-head">
@@ -107,6 +147,7 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
           <strong>{ask.agentId}</strong>
           {pageLabel && <span className="muted"> · {pageLabel}</span>}
         </span>
+        {active && <span className="active-mark">keys here</span>}
         <Countdown ask={ask} />
         <button
           type="button"
@@ -118,7 +159,7 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
           {ask.paused ? 'Resume' : 'Pause'}
         </button>
       </header>
-      <p className="prompt">{ask.prompt}</p>
+      <Prompt text={ask.prompt} />
 
       {ask.kind === 'page_command' && ask.command && (
         <pre className="command">
@@ -130,29 +171,18 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
       )}
 
       {options.length > 0 && !draft.rejecting && (
-        <div className={`options${ask.kind === 'user_choose' ? ' choices' : ''}`} role="group" aria-label="options">
-          {options.map((option, i) => (
-            <button
-              key={option.key}
-              type="button"
-              className={`option${option.tone ? ` ${option.tone}` : ''}`}
-              aria-pressed={draft.picked.includes(option.key)}
-              {...(immediate ? { 'data-action': true } : {})}
-              onClick={() => {
-                if (immediate) void submit(answerOf(ask, { ...draft, picked: [option.key] }));
-                else update({ picked: pick(ask, draft.picked, option.key) });
-              }}
-            >
-              <kbd>{i + 1}</kbd>
-              {ask.kind === 'user_choose' && ask.multiple && (
-                <span className="check" aria-hidden>
-                  {draft.picked.includes(option.key) ? '☑' : '☐'}
-                </span>
-              )}
-              <span>{option.label}</span>
-            </button>
-          ))}
-        </div>
+        <Choices
+          ask={ask}
+          options={options}
+          picked={draft.picked}
+          many={many}
+          keys={!explicitOnly}
+          onChoose={(option) => {
+            if (immediate) void submit(answerOf(ask, { ...draft, picked: [option.key] }));
+            else update({ picked: pick(ask, draft.picked, option.key) });
+          }}
+          immediate={immediate}
+        />
       )}
 
       {ask.kind === 'user_input' && !draft.rejecting && (
@@ -180,23 +210,40 @@ export function AskCard({ ask, pageLabel, send, registerKeys }: AskCardProps) {
           draft={draft}
           update={update}
           busy={state.busy}
-          onSend={() => void reject()}
+          onSend={(reason) => void reject(reason)}
           onCancel={() => update({ rejecting: false })}
         />
       ) : (
         <div className="card-actions">
           <span className="hint">
-            {options.length > 0 && (
+            {explicitOnly ? (
+              <>Decide with a button · </>
+            ) : (
+              options.length > 0 && (
+                <>
+                  {many ? (
+                    <>
+                      <kbd>1</kbd>–<kbd>{options.length}</kbd> type the number{typed && <> ({typed})</>} ·{' '}
+                    </>
+                  ) : (
+                    <>
+                      <kbd>1</kbd>–<kbd>{options.length}</kbd> pick ·{' '}
+                    </>
+                  )}
+                </>
+              )
+            )}
+            {answerable && (
               <>
-                <kbd>1</kbd>–<kbd>{Math.min(options.length, 9)}</kbd> pick ·{' '}
+                <kbd>↵</kbd> answer ·{' '}
               </>
             )}
-            <kbd>↵</kbd> answer · <kbd>Esc</kbd> reject
+            <kbd>Esc</kbd> reject
           </span>
           <button type="button" className="button ghost" data-action onClick={() => update({ rejecting: true })}>
             Reject…
           </button>
-          {ask.kind !== 'user_pick_element' && (
+          {answerable && (
             <button
               type="button"
               className="button primary"

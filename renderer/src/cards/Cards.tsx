@@ -1,39 +1,80 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnswerBody, SessionRow } from '../../../bridge/protocol/index.js';
 import { isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
 import { shortUrl } from '../time.js';
-import { AskCard } from './AskCard.js';
+import { AskCard, SETTLE_MS } from './AskCard.js';
+import { EndedCard } from './EndedCard.js';
 
 interface CardsProps {
   asks: OpenAsk[];
   pages: SessionRow[];
   send(body: AnswerBody): Promise<void>;
+  /** an ended card has had its moment: it goes (History keeps it) */
+  onGone?(askId: string): void;
+  /** how long a card must be on screen before the keyboard may answer it (tests pass 0) */
+  settleMs?: number;
 }
 
+/** Keys that act on a card; anything else pressed outside the cards is none of their business. */
+const CARD_KEY = /^([1-9]|Enter|Escape|[yYnNpP]|ArrowUp|ArrowDown)$/;
+
 /**
- * The open asks, newest first. A key pressed outside every card and outside any text field goes to the
- * newest card, so answering needs no mouse at all.
+ * The asks in arrival order (a new card joins at the end and never moves the one being read). One card at a
+ * time is active, marked on screen, and only it takes the keys pressed outside every card. A card becomes
+ * active when the human focuses or clicks it, moves to it with the arrow keys, or presses a key while no card
+ * is active (then the first card that has been on screen long enough to be read; Enter then only selects it).
+ * A new card never becomes active by itself, so a keystroke meant for one card never answers another.
  */
-export function Cards({ asks, pages, send }: CardsProps) {
+export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: CardsProps) {
   const handlers = useRef(new Map<string, (event: KeyboardEvent) => void>());
+  const firstSeen = useRef(new Map<string, number>());
+  const [activeId, setActiveId] = useState<string>();
   const register = useCallback((askId: string, handler: ((event: KeyboardEvent) => void) | undefined) => {
     if (handler) handlers.current.set(askId, handler);
     else handlers.current.delete(askId);
   }, []);
-  const newest = asks[0]?.askId;
+
+  const live = asks.filter((a) => !a.ended);
+  for (const ask of live) if (!firstSeen.current.has(ask.askId)) firstSeen.current.set(ask.askId, performance.now());
+  // the active card ended: none is active until the human picks one (the next never takes over by itself)
+  const active = live.some((a) => a.askId === activeId) ? activeId : undefined;
+
+  const latest = useRef({ live, active });
+  latest.current = { live, active };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || !newest || isTyping(event.target)) return;
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!CARD_KEY.test(event.key) || isTyping(event.target)) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('.card, form, [role="dialog"]')) return;
-      if (target instanceof HTMLButtonElement && event.key === 'Enter') return;
-      handlers.current.get(newest)?.(event);
+      if (target?.closest('.card, form, [role="dialog"], .drawer')) return;
+      if (target?.closest('button, a, summary, [role="tab"]') && (event.key === 'Enter' || event.key === ' ')) return;
+      const { live: cards, active: current } = latest.current;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        if (!cards.length) return;
+        event.preventDefault();
+        const at = cards.findIndex((a) => a.askId === current);
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        const next = cards[at < 0 ? 0 : Math.min(cards.length - 1, Math.max(0, at + step))];
+        if (next) {
+          setActiveId(next.askId);
+          document.querySelector(`[data-ask-id="${CSS.escape(next.askId)}"]`)?.scrollIntoView?.({ block: 'nearest' });
+        }
+        return;
+      }
+      if (current) return handlers.current.get(current)?.(event);
+      const now = performance.now();
+      const first = cards.find((a) => now - (firstSeen.current.get(a.askId) ?? now) >= settleMs);
+      if (!first) return;
+      setActiveId(first.askId);
+      // Enter with no active card only selects one: the human answers what they can see is selected
+      if (event.key === 'Enter') return event.preventDefault();
+      handlers.current.get(first.askId)?.(event);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [newest]);
+  }, [settleMs]);
 
   const pageLabel = (ask: OpenAsk) => {
     const url = ask.pageUrl ?? pages.find((p) => p.pageId === ask.pageId && p.frameId === 'main')?.url;
@@ -44,11 +85,29 @@ export function Cards({ asks, pages, send }: CardsProps) {
   return (
     <section className="cards" aria-label="open asks">
       <h2 className="section-title">
-        Waiting for you <span className="count">{asks.length}</span>
+        Waiting for you <span className="count">{live.length}</span>
+        {live.length > 1 && (
+          <span className="muted section-hint">
+            {active ? '↑ ↓ move between cards' : 'click a card or press ↓ to pick the one your keys answer'}
+          </span>
+        )}
       </h2>
-      {asks.map((ask) => (
-        <AskCard key={ask.askId} ask={ask} pageLabel={pageLabel(ask)} send={send} registerKeys={register} />
-      ))}
+      {asks.map((ask) =>
+        ask.ended ? (
+          <EndedCard key={ask.askId} ask={ask} pageLabel={pageLabel(ask)} onGone={() => onGone?.(ask.askId)} />
+        ) : (
+          <AskCard
+            key={ask.askId}
+            ask={ask}
+            pageLabel={pageLabel(ask)}
+            send={send}
+            registerKeys={register}
+            active={ask.askId === active}
+            onActivate={() => setActiveId(ask.askId)}
+            settleMs={settleMs}
+          />
+        ),
+      )}
     </section>
   );
 }

@@ -1,9 +1,12 @@
-import type { Message } from '../../../bridge/protocol/index.js';
+import { AskRecord, type Message } from '../../../bridge/protocol/index.js';
 import { clockTime } from '../time.js';
+import { AskRecordRow } from './AskRecordRow.js';
 import { KIND_LABEL, isPageEvent, summarize } from './summary.js';
 
 /** One history line: when, to whom, what, and how far it got (pending → delivered → consumed). */
 export function MessageRow({ message, showAgent }: { message: Message; showAgent: boolean }) {
+  const record = message.kind === 'ask' ? AskRecord.safeParse(message.payload) : undefined;
+  if (record?.success) return <AskRecordRow message={message} record={record.data} showAgent={showAgent} />;
   const compact = isPageEvent(message);
   return (
     <li

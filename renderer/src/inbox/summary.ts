@@ -32,6 +32,7 @@ export const KIND_LABEL: Record<Message['kind'], string> = {
   page_log: 'log',
   page_network: 'network',
   agent_note: 'note',
+  ask: 'asked',
 };
 
 export const isPageEvent = (message: Message): boolean => message.kind.startsWith('page_');

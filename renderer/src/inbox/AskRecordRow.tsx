@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { AskRecord, Message } from '../../../bridge/protocol/index.js';
+import { KIND_LABEL } from '../cards/options.js';
+import { decidedByText, outcomeLabel, valueText } from '../cards/outcome.js';
+import { clockTime } from '../time.js';
+
+/**
+ * One ask in History: when, who asked, what, and how it ended with who decided (you, the agent or the bridge).
+ * Every ask has one — sync, async, and those answered `away` without a card.
+ */
+export function AskRecordRow({
+  message,
+  record,
+  showAgent,
+}: {
+  message: Message;
+  record: AskRecord;
+  showAgent: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const { label, tone } = outcomeLabel(record.kind, { outcome: record, here: true });
+  const value = record.status === 'answered' || record.status === 'away' ? valueText(record.kind, record.value) : '';
+  const detail = [
+    value && `“${value}”`,
+    record.reason && `reason: ${record.reason.replace(/_/g, ' ')}`,
+    record.note && `note: ${record.note}`,
+    record.text,
+    decidedByText(record, true),
+    record.shown ? undefined : 'no card was shown',
+    record.async ? 'async' : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <li
+      className={`message ask-record${showAgent ? '' : ' no-agent'} kind-ask`}
+      data-msg-id={message.id}
+      data-ask-id={record.askId}
+      data-outcome={record.status}
+      data-decided-by={record.decidedBy}
+    >
+      <time className="message-time" dateTime={record.endedAt}>
+        {clockTime(record.endedAt)}
+      </time>
+      <span className="message-kind kind-ask">{KIND_LABEL[record.kind]}</span>
+      {showAgent && <span className="message-agent">{record.agentId}</span>}
+      <span className="message-text">
+        <button
+          type="button"
+          className={`record-prompt${open ? ' open' : ''}`}
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+          title={open ? 'Fold' : 'Show the whole question'}
+        >
+          {record.prompt}
+        </button>
+        <span className="record-detail">{detail}</span>
+      </span>
+      <span className={`outcome-chip tone-${tone}`}>{label}</span>
+    </li>
+  );
+}
