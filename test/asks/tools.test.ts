@@ -187,6 +187,70 @@ describe('asking the human over MCP', () => {
     });
   });
 
+  it('an async ask that times out reaches the inbox from the bridge, and the notice does not put it in the human’s mouth', async () => {
+    const { agent } = await setup();
+    await agent.callTool({
+      name: 'user_confirm',
+      arguments: { prompt: 'Rename the table?', async: true, timeoutMs: 300 },
+    });
+    let notice = '';
+    await waitFor(
+      async () => {
+        notice = resultText((await agent.callTool({ name: 'bridge_status', arguments: {} })) as CallToolResult);
+        return notice.includes('📬');
+      },
+      5000,
+      'the inbox notice',
+    );
+    expect(notice).toContain('from the bridge: "the human did not answer in time');
+    expect(notice).not.toContain('from the human');
+    const inbox = (await agent.callTool({ name: 'aiti_inbox', arguments: {} })) as CallToolResult;
+    const [answer] = (inbox.structuredContent as { messages: Message[] }).messages;
+    expect(answer).toMatchObject({ kind: 'user_answer', from: 'bridge', payload: { status: 'timed_out' } });
+  });
+
+  it('every ask is on record in History with who decided, away asks with no card included', async () => {
+    const { bridge, window, agent } = await setup();
+    const answered = ask(agent, 'user_confirm', { prompt: 'Answered?' });
+    const card = await window.nextAsk();
+    await window.act({ askId: card.askId, action: 'answer', value: false, note: 'not today' });
+    await answered.result;
+    bridge.context.asks.setAway(true);
+    outcome((await agent.callTool({ name: 'user_input', arguments: { prompt: 'Away?' } })) as CallToolResult);
+    let records: Message[] = [];
+    await waitFor(
+      async () => {
+        const history = await http(`${bridge.url}/bridge/messages?agentId=test-agent`, { token: bridge.token });
+        records = (history.body as { messages: Message[] }).messages.filter((m) => m.kind === 'ask');
+        return records.length === 2;
+      },
+      5000,
+      'two ask records',
+    );
+    expect(records.map((m) => [m.from, m.status, m.payload])).toEqual([
+      [
+        'bridge',
+        'consumed',
+        expect.objectContaining({ prompt: 'Away?', status: 'away', decidedBy: 'bridge', shown: false }),
+      ],
+      [
+        'window',
+        'consumed',
+        expect.objectContaining({
+          prompt: 'Answered?',
+          status: 'answered',
+          value: false,
+          note: 'not today',
+          decidedBy: 'human',
+          shown: true,
+        }),
+      ],
+    ]);
+    // records are History only: they are not in the agent's inbox and count as nothing unread
+    const inbox = (await agent.callTool({ name: 'aiti_inbox', arguments: {} })) as CallToolResult;
+    expect((inbox.structuredContent as { messages: Message[] }).messages).toEqual([]);
+  });
+
   it('user_presence: "present" is an answer, "away" marks the human away and later questions return at once', async () => {
     const { bridge, window, agent } = await setup();
     const here = ask(agent, 'user_presence', {});
