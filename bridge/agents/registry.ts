@@ -131,6 +131,14 @@ export class AgentRegistry {
     agent.forgetTimer.unref();
   }
 
+  /** Forgets an offline agent at once (a rename left it behind): no ghost waits out the TTL. */
+  forget(agent: Agent): void {
+    if (agent.links.size > 0 || this.agents.get(agent.agentId) !== agent) return;
+    clearTimeout(agent.forgetTimer);
+    this.agents.delete(agent.agentId);
+    this.emit({ type: 'forgotten', agent });
+  }
+
   get(agentId: string): Agent | undefined {
     return this.agents.get(agentId);
   }

@@ -23,6 +23,8 @@ export interface MessageDraft {
 
 export type InboxEvent =
   | { type: 'message'; message: Message }
+  /** messages moved to another agent id (aiti_hello renamed it); the newest few, as they read now */
+  | { type: 'renamed'; from: string; to: string; messages: Message[] }
   | { type: 'status'; id: string; agentId: string; status: MessageStatus; at: string };
 
 interface AgentBox {
@@ -33,6 +35,8 @@ interface AgentBox {
 
 const RANK: Record<MessageStatus, number> = { pending: 0, delivered: 1, consumed: 2 };
 export const DEFAULT_PAGE = 50;
+/** a rename tells the window about this many of the moved messages (the newest); a reload shows the rest */
+const RENAME_SHOWN = 200;
 
 /**
  * Every agent's messages, pending → delivered → consumed, backed by the journal. Each change is written to the
@@ -88,16 +92,17 @@ export class Inbox {
   async rename(from: string, to: string): Promise<void> {
     if (from === to || !this.boxes.has(from)) return;
     const at = this.now().toISOString();
-    this.move(from, to, at);
+    const moved = this.move(from, to, at);
+    this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((m) => ({ ...m })) });
     await this.journal.append(from, { type: 'renamed', from, to, at });
   }
 
   /** Moves the messages of `from` written up to `at` into `to`'s box, keeping each box in time order. */
-  private move(from: string, to: string, at: string): void {
+  private move(from: string, to: string, at: string): Message[] {
     const source = this.boxes.get(from);
-    if (!source || from === to) return;
+    if (!source || from === to) return [];
     const moving = source.list.filter((m) => m.at <= at);
-    if (!moving.length) return;
+    if (!moving.length) return [];
     const staying = source.list.filter((m) => m.at > at);
     let target = this.boxes.get(to);
     if (!target) {
@@ -128,6 +133,7 @@ export class Inbox {
         const entry = this.byId.get(message.id);
         if (entry) entry.agentIndex = agentIndex;
       });
+    return moving;
   }
 
   onEvent(listener: (event: InboxEvent) => void): () => void {

@@ -22,6 +22,11 @@ export function openInbox(options: { appDir: string; version: string; log: Logge
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */
 export function watchInbox(bridge: BridgeContext): () => void {
   const off = bridge.inbox.onEvent((event) => {
+    if (event.type === 'renamed') {
+      // the window merges messages by id: the moved ones now read under their new agent
+      for (const message of event.messages) bridge.hub.broadcast('message', message);
+      return refreshAgents();
+    }
     if (event.type === 'message') bridge.hub.broadcast('message', event.message);
     else
       bridge.hub.broadcast('message_status', {

@@ -6,6 +6,7 @@ import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { createMcpServer } from './server.js';
 import { pushLinks } from './push-links.js';
+import { rebindSession } from '../agents/rename.js';
 
 export interface SessionStart {
   clientName?: string;
@@ -29,6 +30,8 @@ export class McpSession {
   private streamOpen = false;
   private idleTimer?: NodeJS.Timeout;
   private ended = false;
+  /** the agent id is still the one the bridge picked (no aiti_hello agentId yet) */
+  private autoNamed = true;
 
   constructor(
     private readonly bridge: BridgeContext,
@@ -94,16 +97,15 @@ export class McpSession {
   }
 
   private bindAgent(agentId: string): Agent {
-    const agents = this.bridge.agents;
     if (agentId === this.agent.agentId) return this.agent;
     const id = this.id;
-    const next = agents.ensure(agentId, { transport: this.start.transport });
-    if (id && this.linked) {
-      agents.unlink(this.agent, id);
-      this.current = next;
-      agents.link(next, id, this.link);
-    } else this.current = next;
-    return next;
+    this.current = rebindSession(this.bridge, this.agent, agentId, {
+      ...(id && this.linked ? { link: { key: id, link: this.link } } : {}),
+      autoNamed: this.autoNamed,
+      transport: this.start.transport,
+    });
+    this.autoNamed = false;
+    return this.current;
   }
 
   private armIdle(): void {

@@ -10,6 +10,7 @@ import { PagesPanel } from './panels/PagesPanel.js';
 import { dropDraft } from './drafts.js';
 import { openAsks, type Connection } from './store.js';
 import { useTheme } from './theme.js';
+import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
 
 const CONNECTION_LABEL: Record<Connection, string> = {
@@ -28,6 +29,8 @@ export function App() {
   const composer = useRef<HTMLTextAreaElement>(null);
 
   const [shortcut, setShortcut] = useState<{ shortcut: string; shortcutProblem?: string }>();
+  const [drawer, setDrawer] = useState(false);
+  const announcement = useAnnouncement(state.asks);
 
   const compose = useCallback((recipient = 'all') => {
     setTo(recipient);
@@ -91,6 +94,7 @@ export function App() {
   const selectAgent = (agentId: string) => {
     setView(agentId);
     setTo(agentId);
+    setDrawer(false);
   };
 
   if (state.connection === 'no_token' || state.connection === 'unauthorized') {
@@ -122,7 +126,7 @@ export function App() {
       <header className="topbar">
         <span className="brand">
           <span className="logo" aria-hidden />
-          AITI Bridge
+          <span className="brand-name">AITI Bridge</span>
         </span>
         <span className={`connection conn-${state.connection}`} role="status">
           <span className="dot" />
@@ -149,7 +153,19 @@ export function App() {
         <button type="button" className="button ghost small" onClick={nextTheme} title="Light, dark, or as the system">
           {theme === 'system' ? 'Auto theme' : theme === 'light' ? 'Light' : 'Dark'}
         </button>
+        <button
+          type="button"
+          className="button ghost small drawer-toggle"
+          aria-expanded={drawer}
+          aria-controls="side-panels"
+          onClick={() => setDrawer(!drawer)}
+        >
+          Agents &amp; pages
+        </button>
       </header>
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </p>
       {state.notices.length > 0 && (
         <ul className="notices" aria-label="notifications">
           {state.notices.map((n) => (
@@ -187,8 +203,26 @@ export function App() {
           </div>
           <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} />
         </main>
-        <aside className="side-column">
-          <AgentsPanel agents={state.agents} onSelect={selectAgent} />
+        <aside
+          id="side-panels"
+          className={`side-column drawer${drawer ? ' open' : ''}`}
+          aria-label="agents and pages"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && drawer) {
+              e.stopPropagation();
+              setDrawer(false);
+            }
+          }}
+        >
+          <button type="button" className="button ghost small drawer-close" onClick={() => setDrawer(false)}>
+            Close <kbd>Esc</kbd>
+          </button>
+          <AgentsPanel
+            agents={state.agents}
+            inbox={state.inbox}
+            live={state.connection === 'live'}
+            onSelect={selectAgent}
+          />
           <PagesPanel
             pages={state.pages}
             heldOrigins={state.heldOrigins}

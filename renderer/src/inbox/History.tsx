@@ -35,11 +35,15 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
   const cursor = cursors[view] ?? { done: false, loading: false, fetched: false };
   const limit = shown[view] ?? WINDOW_STEP;
 
-  const agentIds = useMemo(() => {
-    const ids = new Set(agents.map((a) => a.agentId));
-    for (const m of messages) ids.add(m.agentId);
-    return [...ids].sort();
-  }, [agents, messages]);
+  // a tab for each agent the bridge knows now, or that has unread messages; agents gone past the TTL fold
+  // into "Earlier agents" so old names do not crowd the row
+  const { agentIds, earlier } = useMemo(() => {
+    const tabs = new Set(agents.map((a) => a.agentId));
+    for (const [id, counts] of Object.entries(inbox)) if (counts.pending > 0) tabs.add(id);
+    const rest = new Set<string>();
+    for (const m of messages) if (!tabs.has(m.agentId)) rest.add(m.agentId);
+    return { agentIds: [...tabs].sort(), earlier: [...rest].sort() };
+  }, [agents, messages, inbox]);
 
   const inView = useMemo(
     () => (view === ALL ? messages : messages.filter((m) => m.agentId === view)),
@@ -88,14 +92,15 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
       void fetchPage(view, cursor.before ?? inView[inView.length - 1]?.id);
   };
 
-  const unread = (id: string) => agents.find((a) => a.agentId === id)?.unread ?? 0;
+  // the inbox counts come from the journal, so they survive a restart before the agent is back
+  const unread = (id: string) => inbox[id]?.pending ?? agents.find((a) => a.agentId === id)?.unread ?? 0;
   const counts = view === ALL ? undefined : inbox[view];
 
   return (
     <section className="panel history" aria-label="inbox history">
       <header className="panel-head history-head">
         <nav className="tabs" aria-label="agents">
-          {[ALL, ...agentIds].map((id) => (
+          {[ALL, ...agentIds, ...(earlier.includes(view) ? [view] : [])].map((id) => (
             <button
               key={id}
               type="button"
@@ -104,9 +109,28 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
               onClick={() => onView(id)}
             >
               {id === ALL ? 'All' : id}
-              {id !== ALL && unread(id) > 0 && <span className="badge">{unread(id)}</span>}
+              {id !== ALL && unread(id) > 0 && (
+                <span className="badge" aria-label={`${unread(id)} unread`}>
+                  {unread(id)}
+                </span>
+              )}
             </button>
           ))}
+          {earlier.length > 0 && (
+            <select
+              className="field earlier"
+              aria-label="earlier agents"
+              value=""
+              onChange={(e) => e.target.value && onView(e.target.value)}
+            >
+              <option value="">Earlier agents ({earlier.length})</option>
+              {earlier.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          )}
         </nav>
         <input
           className="field search"

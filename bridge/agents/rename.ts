@@ -1,0 +1,34 @@
+import type { BridgeContext } from '../context.js';
+import type { Agent, AgentLink, AgentTransport } from './registry.js';
+
+export interface Rebind {
+  /** the session's link, when it is linked (a live session); moved to the new agent */
+  link?: { key: string; link: AgentLink };
+  /** the session still has the name the bridge picked for it (client name, -2, -3 …) */
+  autoNamed: boolean;
+  transport: AgentTransport;
+}
+
+/**
+ * aiti_hello picks another agent id for a session. When the old id was the name the bridge picked for this
+ * session and nobody else speaks for it, it was only ever this session's: its history and unread messages move
+ * to the new name and it is forgotten at once, so no offline ghost is left behind. An id the agent chose itself,
+ * or one another session shares, stays as it is (and folds away after the TTL once offline).
+ */
+export function rebindSession(bridge: BridgeContext, from: Agent, to: string, how: Rebind): Agent {
+  const { agents, inbox } = bridge;
+  const next = agents.ensure(to, { transport: how.transport });
+  if (how.link) {
+    agents.unlink(from, how.link.key);
+    agents.link(next, how.link.key, how.link.link);
+  }
+  if (how.autoNamed && from.links.size === 0) {
+    agents.forget(from);
+    inbox
+      .rename(from.agentId, to)
+      .catch((error: unknown) =>
+        bridge.log.child('agents').error(`could not journal the rename of ${from.agentId} to ${to}:`, error),
+      );
+  }
+  return next;
+}
