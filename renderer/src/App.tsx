@@ -30,6 +30,11 @@ export function App() {
 
   const [shortcut, setShortcut] = useState<{ shortcut: string; shortcutProblem?: string }>();
   const [drawer, setDrawer] = useState(false);
+  const drawerClose = useRef<HTMLButtonElement>(null);
+  // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
+  useEffect(() => {
+    if (drawer) drawerClose.current?.focus();
+  }, [drawer]);
   const announcement = useAnnouncement(state.asks);
 
   const compose = useCallback((recipient = 'all') => {
@@ -130,7 +135,7 @@ export function App() {
         </span>
         <span className={`connection conn-${state.connection}`} role="status">
           <span className="dot" />
-          {CONNECTION_LABEL[state.connection]}
+          <span className="conn-label">{CONNECTION_LABEL[state.connection]}</span>
         </span>
         {state.problem && (
           <span className="problem" title={state.problem}>
@@ -151,7 +156,15 @@ export function App() {
           {state.away ? 'Away' : 'Here'}
         </button>
         <button type="button" className="button ghost small" onClick={nextTheme} title="Light, dark, or as the system">
-          {theme === 'system' ? 'Auto theme' : theme === 'light' ? 'Light' : 'Dark'}
+          {theme === 'system' ? (
+            <>
+              Auto<span className="wide-only"> theme</span>
+            </>
+          ) : theme === 'light' ? (
+            'Light'
+          ) : (
+            'Dark'
+          )}
         </button>
         <button
           type="button"
@@ -160,7 +173,7 @@ export function App() {
           aria-controls="side-panels"
           onClick={() => setDrawer(!drawer)}
         >
-          Agents &amp; pages
+          Agents<span className="wide-only"> &amp; pages</span>
         </button>
       </header>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -214,7 +227,12 @@ export function App() {
             }
           }}
         >
-          <button type="button" className="button ghost small drawer-close" onClick={() => setDrawer(false)}>
+          <button
+            ref={drawerClose}
+            type="button"
+            className="button ghost small drawer-close"
+            onClick={() => setDrawer(false)}
+          >
             Close <kbd>Esc</kbd>
           </button>
           <AgentsPanel

@@ -96,6 +96,7 @@ describe('the window against a real bridge', () => {
       .getByTestId('countdown')
       .filter({ hasText: /^\d:\d\d$/ })
       .waitFor();
+    await page.waitForTimeout(1000); // keys answer a card once it has been on screen a moment
     await page.keyboard.press('Escape');
     await page.keyboard.press('4');
     await page.keyboard.press('Enter');
@@ -133,8 +134,13 @@ describe('the window against a real bridge', () => {
 });
 
 describe('screenshots', () => {
-  for (const scheme of ['light', 'dark'] as const) {
-    it(`of the window with open cards (${scheme})`, async () => {
+  const shots = [
+    { name: 'light', scheme: 'light', width: 1280, height: 1040 },
+    { name: 'dark', scheme: 'dark', width: 1280, height: 1040 },
+    { name: 'narrow', scheme: 'light', width: 360, height: 900 },
+  ] as const;
+  for (const { name, scheme, width, height } of shots) {
+    it(`of the window with open cards (${name}, ${width} px wide)`, async () => {
       const bridge = await startBridge();
       const invoices = await ScriptedPage.connect(bridge.url, {
         url: 'http://localhost:5173/invoices',
@@ -147,7 +153,7 @@ describe('screenshots', () => {
       const claude = await agent(bridge.url, 'claude-code', { pageId: invoices.pageId, subEvents: ['page_error'] });
       const cursor = await agent(bridge.url, 'cursor', { pageId: billing.pageId });
       const page = await openWindow(bridge.uiUrl, scheme);
-      await page.setViewportSize({ width: 1280, height: 1040 });
+      await page.setViewportSize({ width, height });
 
       const error = {
         message: "TypeError: Cannot read properties of undefined (reading 'total')",
@@ -205,9 +211,22 @@ describe('screenshots', () => {
       await page.getByRole('article').nth(2).waitFor();
       await page.locator('.message.kind-page_error').waitFor(); // page events arrive batched, once a second
       await page.getByRole('article', { name: 'Choose from cursor' }).click({ position: { x: 5, y: 5 } });
+      await page.waitForTimeout(1000); // a card takes keys once it has been on screen a moment
       await page.keyboard.press('1');
       await page.waitForTimeout(600);
-      await page.screenshot({ path: `${screenshots}window-${scheme}.png` });
+      // nothing scrolls sideways, however narrow (README "The window": usable from 360 px)
+      const wide = await page.evaluate((w) => {
+        const out: string[] = [];
+        for (const el of document.querySelectorAll('body *')) {
+          const r = el.getBoundingClientRect();
+          if (r.right > w + 1 && getComputedStyle(el).position !== 'fixed' && !el.closest('.side-column'))
+            out.push(`${el.tagName}.${el.className} ${Math.round(r.right)}`);
+        }
+        return out.slice(0, 8);
+      }, width);
+      expect(wide).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: `${screenshots}window-${name}.png` });
     });
   }
 });
