@@ -217,7 +217,7 @@ describe('screenshots', () => {
       // nothing scrolls sideways, however narrow (README "The window": usable from 360 px)
       const wide = await page.evaluate((w) => {
         const out: string[] = [];
-        for (const el of document.querySelectorAll('body *')) {
+        for (const el of Array.from(document.querySelectorAll('body *'))) {
           const r = el.getBoundingClientRect();
           if (r.right > w + 1 && getComputedStyle(el).position !== 'fixed' && !el.closest('.side-column'))
             out.push(`${el.tagName}.${el.className} ${Math.round(r.right)}`);
