@@ -80,7 +80,7 @@ describe('access', () => {
       await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'claude', text: 'unread' } });
       await claude.callTool({
         name: 'user_confirm',
-        arguments: { prompt: 'Run `npm test`?', async: true, timeoutMs: 8000 },
+        arguments: { prompt: 'Run `npm test`?', async: true, timeoutMs: 25_000 },
       });
       const ended = await claude.callTool({
         name: 'user_confirm',
