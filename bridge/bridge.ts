@@ -12,6 +12,7 @@ import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
 import { trackAnswers } from './shutdown.js';
+import { ImageStore } from './images/store.js';
 import { createLogger } from './log.js';
 import { mountRoutes } from './routes.js';
 import { PageBuffers } from './pages/buffers.js';
@@ -68,6 +69,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     hub: new HumanHub(() => composeState(context)),
     agents: new AgentRegistry(config.ttlMs),
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
+    images: new ImageStore(appDir),
     ownOrigins: () => origins,
   };
   watchPages(context);

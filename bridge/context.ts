@@ -4,6 +4,7 @@ import type { BridgeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './window/hub.js';
 import type { Inbox } from './inbox/inbox.js';
+import type { ImageStore } from './images/store.js';
 import type { PageBuffers } from './pages/buffers.js';
 import type { PageEventBus } from './pages/events.js';
 import type { PageRegistry } from './pages/registry.js';
@@ -28,6 +29,8 @@ export interface BridgeContext {
   inbox: Inbox;
   /** open questions to the human, their countdowns, and the human's presence */
   asks: Asks;
+  /** images pasted into answers and pushes, kept in the data dir */
+  images: ImageStore;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
   ownOrigins: () => string[];
 }

@@ -3,6 +3,7 @@ import type { BridgeContext } from '../context.js';
 import { deliver } from '../inbox/delivery.js';
 import type { AskAnswer, Asker } from './asker.js';
 import type { Ask, AskSpec } from './asks.js';
+import type { ImageStore } from '../images/store.js';
 import { waitForHuman } from './wait.js';
 
 export interface AskMode {
@@ -27,7 +28,9 @@ export async function askTheHuman(
   const { asks } = bridge;
   const full: AskSpec = { ...spec, agentId: asker.agentId, ...(mode.async ? { async: true } : {}) };
   if (!mode.async && asks.away && !mode.wait) {
-    return outcomeResult(asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }));
+    return outcomeResult(
+      asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }),
+    );
   }
   const ask = asks.create(full);
   mode.onOpen?.(ask);
@@ -38,16 +41,23 @@ export async function askTheHuman(
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
     };
   }
-  return outcomeResult(await waitForHuman(asks, asker, ask));
+  return outcomeResult(await waitForHuman(asks, asker, ask), bridge.images);
 }
 
-/** The tool result of an ended ask: the outcome as structuredContent, with a one-line summary. */
-export function outcomeResult(outcome: AskOutcome): AskAnswer {
-  return { structured: outcome, summary: summarize(outcome) };
+/**
+ * The tool result of an ended ask: the outcome as structuredContent, with a one-line summary, and the images the
+ * human pasted into the answer as image content.
+ */
+export function outcomeResult(outcome: AskOutcome, images?: Pick<ImageStore, 'readAll'>): AskAnswer {
+  const content = images?.readAll(outcome.images) ?? [];
+  return { structured: outcome, summary: summarize(outcome), ...(content.length ? { images: content } : {}) };
 }
 
 export function summarize(outcome: AskOutcome): string {
-  const extra = [outcome.note && `note: ${outcome.note}`, outcome.text].filter(Boolean).join('; ');
+  const pictures = outcome.images?.length
+    ? `${outcome.images.length} image${outcome.images.length === 1 ? '' : 's'} attached`
+    : '';
+  const extra = [outcome.note && `note: ${outcome.note}`, outcome.text, pictures].filter(Boolean).join('; ');
   const tail = extra ? ` (${extra})` : '';
   switch (outcome.status) {
     case 'answered':
@@ -78,6 +88,7 @@ async function answerToInbox(
       text: summarize(outcome),
       payload: outcome,
       ref: outcome.askId,
+      ...(outcome.images?.length ? { images: outcome.images } : {}),
     });
   } catch (error) {
     bridge.log.child('asks').error(`could not put the answer to ${outcome.askId} in ${agentId}'s inbox:`, error);

@@ -15,4 +15,6 @@ export interface Asker {
 export interface AskAnswer {
   structured: Record<string, unknown>;
   summary: string;
+  /** images the human pasted into the answer (base64), for the asker to show its model */
+  images?: Array<{ data: string; mimeType: string }>;
 }

@@ -11,6 +11,7 @@ import {
   type AskStatus,
   type AskUpdate,
   type AskView,
+  type ImageRef,
   type Json,
   type RejectReason,
 } from '../protocol/index.js';
@@ -64,6 +65,7 @@ export interface EndDetails {
   note?: string;
   reason?: RejectReason;
   text?: string;
+  images?: ImageRef[];
   /** default: the human for answered and rejected, the bridge otherwise */
   decidedBy?: AskDecidedBy;
 }
@@ -178,8 +180,11 @@ export class Asks {
     return () => entry.listeners.delete(listener);
   }
 
-  /** POST /bridge/answer: the human answers, rejects, pauses or resumes. Any of these means they are here. */
-  act(body: AnswerBody): AskUpdate {
+  /**
+   * POST /bridge/answer: the human answers, rejects, pauses or resumes. Any of these means they are here.
+   * `saveImages` keeps the answer's images once the answer is known to be valid (nothing is stored for a 4xx).
+   */
+  act(body: AnswerBody, saveImages: () => ImageRef[] = () => []): AskUpdate {
     const entry = this.open.get(body.askId);
     if (!entry) {
       const status = this.ended.get(body.askId);
@@ -207,7 +212,8 @@ export class Asks {
         break;
       case 'answer': {
         if (ask.spec.kind === 'page_command' && body.remember) ask.remember = true;
-        const note = body.note ? { note: body.note } : {};
+        const images = body.images?.length ? saveImages() : [];
+        const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}) };
         if (ask.spec.kind === 'user_presence' && value === 'away') {
           this.end(ask.askId, 'away', { value, ...note });
           this.setAway(true);
@@ -257,6 +263,7 @@ export class Asks {
       ...(details.note ? { note: details.note } : {}),
       ...(details.reason ? { reason: details.reason } : {}),
       ...(details.text ? { text: details.text } : {}),
+      ...(details.images?.length ? { images: details.images } : {}),
       decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
     };
   }
@@ -309,6 +316,7 @@ export class Asks {
       ...(details.note ? { note: details.note } : {}),
       ...(details.reason ? { reason: details.reason } : {}),
       ...(details.text ? { text: details.text } : {}),
+      ...(details.images?.length ? { images: details.images } : {}),
       hint: hintFor(status, { kind, ...details }),
     };
   }

@@ -1,12 +1,12 @@
-import { AnswerBody, PresenceBody } from '../protocol/index.js';
+import { AnswerBody, MAX_IMAGES_BODY_BYTES, PresenceBody } from '../protocol/index.js';
 import type { RouteSetup } from '../http/zones.js';
-import { readBody } from '../http/body.js';
+import { DEFAULT_BODY_LIMIT, readBody } from '../http/body.js';
 
 /** The window's side of asks: answer/reject/pause/resume, and presence (mounted in the window zone). */
 export const askRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/answer', async (ctx) => {
-    const body = await readBody(ctx, AnswerBody);
-    ctx.body = bridge.asks.act(body);
+    const body = await readBody(ctx, AnswerBody, DEFAULT_BODY_LIMIT + MAX_IMAGES_BODY_BYTES);
+    ctx.body = bridge.asks.act(body, () => bridge.images.saveAll(body.images));
   });
 
   router.post('/bridge/presence', async (ctx) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  ImageRef,
   InboxCounts,
   InboxStatusAnswer,
   Json,
@@ -19,6 +20,8 @@ export interface MessageDraft {
   payload?: Json;
   /** what the message refers to, e.g. the ask id of a user_answer */
   ref?: string;
+  /** images kept in the data dir (the journal holds the references only) */
+  images?: ImageRef[];
 }
 
 export type InboxEvent =
@@ -151,6 +154,7 @@ export class Inbox {
       ...(draft.text !== undefined ? { text: draft.text } : {}),
       ...(draft.payload !== undefined ? { payload: draft.payload } : {}),
       ...(draft.ref !== undefined ? { ref: draft.ref } : {}),
+      ...(draft.images?.length ? { images: draft.images } : {}),
       at: this.now().toISOString(),
       status,
     };

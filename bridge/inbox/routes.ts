@@ -1,6 +1,6 @@
-import { MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
+import { MAX_IMAGES_BODY_BYTES, MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
 import type { BridgeContext } from '../context.js';
-import { readBody, readQuery } from '../http/body.js';
+import { DEFAULT_BODY_LIMIT, readBody, readQuery } from '../http/body.js';
 import type { RouteSetup } from '../http/zones.js';
 import { Conflict, NotFound, Unavailable } from '../errors.js';
 import { deliver } from './delivery.js';
@@ -8,13 +8,15 @@ import { deliver } from './delivery.js';
 /** The human's side of the inbox (README "HTTP surface"): push, history, status (mounted in the window zone). */
 export const inboxRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/push', async (ctx) => {
-    const body = await readBody(ctx, PushBody);
+    const body = await readBody(ctx, PushBody, DEFAULT_BODY_LIMIT + MAX_IMAGES_BODY_BYTES);
     const targets = pushTargets(bridge, body.to ?? 'all');
+    const images = bridge.images.saveAll(body.images);
     const draft = {
       kind: body.kind ?? 'user_message',
       from: 'window' as const,
       text: body.text,
       ...(body.ref ? { ref: body.ref } : {}),
+      ...(images.length ? { images } : {}),
     };
     const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft))).catch(
       (error: Error) => {

@@ -25,7 +25,7 @@ export function watchInbox(bridge: BridgeContext): () => void {
     if (event.type === 'renamed') {
       // the window merges messages by id: the moved ones now read under their new agent
       for (const message of event.messages) bridge.hub.broadcast('message', message);
-      return refreshAgents();
+      return broadcastAgents(bridge);
     }
     if (event.type === 'message') bridge.hub.broadcast('message', event.message);
     else

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentId, AskId, IsoTime, JsonValue, PageId } from './common.js';
+import { ImageRef, ImageUploads } from './images.js';
 
 /** Asking the human (README "Asking the human"): ask kinds, the `ask` event, answers and outcomes. */
 
@@ -57,6 +58,8 @@ export const AskEnd = z.object({
   note: z.string().optional(),
   reason: RejectReason.optional(),
   text: z.string().optional(),
+  /** images the human pasted into the answer, kept in the data dir */
+  images: z.array(ImageRef).optional(),
   decidedBy: AskDecidedBy,
 });
 export type AskEnd = z.infer<typeof AskEnd>;
@@ -81,6 +84,8 @@ export const AnswerBody = z.object({
   note: z.string().max(10_000).optional(),
   /** for page_command asks: remember the approval for this page */
   remember: z.boolean().optional(),
+  /** images pasted or dropped into the answer (action answer only); the agent gets them as MCP image content */
+  images: ImageUploads.optional(),
 });
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
@@ -92,6 +97,8 @@ export const AskOutcome = z.object({
   note: z.string().optional(),
   reason: RejectReason.optional(),
   text: z.string().optional(),
+  /** images that came with the answer; the tool result carries them as image content */
+  images: z.array(ImageRef).optional(),
   hint: z.string(),
 });
 export type AskOutcome = z.infer<typeof AskOutcome>;

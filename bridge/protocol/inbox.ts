@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentId, IsoTime, JsonValue, MsgId } from './common.js';
+import { ImageRef, ImageUploads } from './images.js';
 
 /** Inbox messages and the journal (README "Inbox, push and the journal"). */
 
@@ -28,6 +29,8 @@ export const Message = z.object({
   payload: JsonValue.optional(),
   /** what the message refers to (an ask id for a user_answer, a page id …), when it refers to something */
   ref: z.string().max(256).optional(),
+  /** images that came with it (kept in the data dir; aiti_inbox hands them over as image content) */
+  images: z.array(ImageRef).optional(),
   at: IsoTime,
   status: MessageStatus,
 });
@@ -68,6 +71,7 @@ export const PushBody = z.object({
   text: z.string().min(1, 'text must not be empty').max(100_000),
   kind: z.enum(['user_message', 'agent_note']).optional(),
   ref: z.string().max(256).optional().describe('what the message refers to, e.g. an ask id or a page id'),
+  images: ImageUploads.optional().describe('images pasted or dropped into the message (base64)'),
 });
 export type PushBody = z.infer<typeof PushBody>;
 

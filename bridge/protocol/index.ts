@@ -12,3 +12,4 @@ export * from './human.js';
 export * from './format.js';
 export * from './strict.js';
 export * from './headers.js';
+export * from './images.js';

@@ -36,6 +36,8 @@ export const aitiInbox = defineTool({
         ...(m.payload !== undefined && m.kind !== 'user_message' ? [`  payload: ${JSON.stringify(m.payload)}`] : []),
       ])
       .join('\n');
-    return { structured: result, summary: parts.join('; ') + '.', text };
+    // images the human pasted into a push or an answer reach the model as image content, not as base64 text
+    const images = messages.flatMap((m) => call.bridge.images.readAll(m.images));
+    return { structured: result, summary: parts.join('; ') + '.', text, ...(images.length ? { images } : {}) };
   },
 });

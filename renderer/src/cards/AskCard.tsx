@@ -8,6 +8,8 @@ import { Countdown } from './Countdown.js';
 import { Prompt } from './Prompt.js';
 import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
 import { RejectPanel } from './RejectPanel.js';
+import { ImageTray } from '../images/ImageTray.js';
+import { useImages } from '../images/useImages.js';
 
 /** A card answers the keyboard only after it has been on screen this long: time to read what it asks. */
 export const SETTLE_MS = 1000;
@@ -49,6 +51,7 @@ export function AskCard({
   // a page command runs code in the page: only a click on one of its buttons decides it, never a key
   const explicitOnly = ask.kind === 'page_command';
   const many = options.length > MANY_CHOICES;
+  const pictures = useImages((problem) => setState((current) => ({ busy: current.busy, error: problem })));
 
   // any change to the draft clears the last complaint: it was about what the draft used to be
   const update = (change: Partial<Draft>) => {
@@ -65,7 +68,11 @@ export function AskCard({
       setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
     }
   };
-  const answer = () => submit(answerOf(ask, draft));
+  const answer = () => {
+    const body = answerOf(ask, draft);
+    const images = pictures.uploads();
+    return submit(typeof body === 'string' || !images.length ? body : { ...body, images });
+  };
   const reject = (reason = draft.reason) => submit(rejectOf(ask, { ...draft, reason }));
   const togglePause = async () => {
     try {
@@ -140,6 +147,7 @@ export function AskCard({
       tabIndex={0}
       onFocus={onActivate}
       onKeyDown={(e: ReactKeyboardEvent) => onKey(e)}
+      {...(answerable ? { onPaste: pictures.onPaste, onDragOver: pictures.onDragOver, onDrop: pictures.onDrop } : {})}
     >
       <header className="card-head">
         <span className="kind-badge">{KIND_LABEL[ask.kind]}</span>
@@ -178,8 +186,11 @@ export function AskCard({
           many={many}
           keys={!explicitOnly}
           onChoose={(option) => {
-            if (immediate) void submit(answerOf(ask, { ...draft, picked: [option.key] }));
-            else update({ picked: pick(ask, draft.picked, option.key) });
+            if (immediate) {
+              const body = answerOf(ask, { ...draft, picked: [option.key] });
+              const images = explicitOnly ? [] : pictures.uploads();
+              void submit(typeof body === 'string' || !images.length ? body : { ...body, images });
+            } else update({ picked: pick(ask, draft.picked, option.key) });
           }}
           immediate={immediate}
         />
@@ -205,6 +216,7 @@ export function AskCard({
         />
       )}
 
+      {answerable && !draft.rejecting && <ImageTray images={pictures.images} remove={pictures.remove} />}
       {draft.rejecting ? (
         <RejectPanel
           draft={draft}

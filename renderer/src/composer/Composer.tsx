@@ -1,6 +1,8 @@
 import { useRef, useState, type RefObject } from 'react';
 import type { AgentView, PushAnswer } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
+import { ImageTray } from '../images/ImageTray.js';
+import { useImages } from '../images/useImages.js';
 
 const CHANNEL_LABEL: Record<PushAnswer['delivered'][number]['via'], string> = {
   channel: 'shown in the conversation',
@@ -21,6 +23,7 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
   const [text, setText] = useState(() => sessionStorage.getItem('aiti.composer') ?? '');
   const [result, setResult] = useState<{ answer?: PushAnswer; error?: string; busy: boolean }>({ busy: false });
   const sending = useRef(false);
+  const pictures = useImages((problem) => setResult({ error: problem, busy: false }));
 
   const edit = (value: string) => {
     setText(value);
@@ -33,8 +36,10 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
     sending.current = true;
     setResult({ busy: true });
     try {
-      const answer = await api.push({ to, text: body });
+      const images = pictures.uploads();
+      const answer = await api.push({ to, text: body, ...(images.length ? { images } : {}) });
       edit('');
+      pictures.clear();
       setResult({ answer, busy: false });
     } catch (error) {
       setResult({ error: error instanceof Error ? error.message : String(error), busy: false });
@@ -47,6 +52,9 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
     <form
       className="composer"
       aria-label="push a message"
+      onPaste={pictures.onPaste}
+      onDragOver={pictures.onDragOver}
+      onDrop={pictures.onDrop}
       onSubmit={(e) => {
         e.preventDefault();
         void send();
@@ -84,6 +92,7 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
           Send
         </button>
       </div>
+      <ImageTray images={pictures.images} remove={pictures.remove} />
       {result.error && (
         <p className="card-error" role="alert">
           {result.error}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_IMAGE_BYTES, type ImageRef, type ImageType, type ImageUpload } from '../protocol/index.js';
+import { Invalid } from '../errors.js';
+
+/** The first bytes each accepted type starts with: a file is what it says it is, or it is refused. */
+const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
+  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/gif': (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
+  'image/webp': (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+/**
+ * Images the human pasted or dropped into an answer or a push, one file each under `<appDir>/images/`, named by
+ * a random id the bridge picks (never a name from the request). Messages and ask records keep the reference; the
+ * bytes stay out of the JSONL journal.
+ */
+export class ImageStore {
+  private readonly dir: string;
+
+  constructor(appDir: string) {
+    this.dir = join(appDir, 'images');
+  }
+
+  /** Checks and writes one upload; an Invalid (a 400 at the edge) names what is wrong with it. */
+  save(upload: ImageUpload, index = 0): ImageRef {
+    const bytes = Buffer.from(upload.data, 'base64');
+    if (!bytes.length || bytes.length > MAX_IMAGE_BYTES)
+      throw new Invalid(`image ${index + 1} is ${bytes.length} bytes; it must be 1 to ${MAX_IMAGE_BYTES}`, 'images');
+    if (!MAGIC[upload.mimeType](bytes))
+      throw new Invalid(
+        `image ${index + 1} is not a ${upload.mimeType} (its first bytes do not match); send PNG, JPEG, GIF or WebP`,
+        'images',
+      );
+    const id = `img-${randomBytes(8).toString('hex')}`;
+    mkdirSync(this.dir, { recursive: true });
+    writeFileSync(join(this.dir, id), bytes, { mode: 0o600 });
+    return { id, mimeType: upload.mimeType, bytes: bytes.length };
+  }
+
+  saveAll(uploads: readonly ImageUpload[] | undefined): ImageRef[] {
+    return (uploads ?? []).map((upload, i) => this.save(upload, i));
+  }
+
+  /** The image as MCP image content (base64), or undefined when its file is gone. */
+  read(ref: ImageRef): { data: string; mimeType: string } | undefined {
+    try {
+      return { data: readFileSync(join(this.dir, ref.id)).toString('base64'), mimeType: ref.mimeType };
+    } catch {
+      return undefined;
+    }
+  }
+
+  readAll(refs: readonly ImageRef[] | undefined): Array<{ data: string; mimeType: string }> {
+    return (refs ?? []).flatMap((ref) => this.read(ref) ?? []);
+  }
+}
