@@ -236,6 +236,18 @@ describe('reject', () => {
     expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'wrong_approach' }]);
   });
 
+  it('Enter on a preset that has the focus sends that preset: the ring shows what goes', async () => {
+    const user = userEvent.setup();
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_confirm', prompt: 'Rewrite the router?' });
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
+    screen.getByRole('article').focus();
+    await user.keyboard('{Escape}1');
+    screen.getByRole('button', { name: /Need more info/ }).focus();
+    await user.keyboard('{Enter}');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'need_info' }]);
+  });
+
   it('offers the four presets', async () => {
     const user = userEvent.setup();
     render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_input', prompt: 'x' })} send={recorder().send} />);
