@@ -59,7 +59,9 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: Cards
         const next = cards[at < 0 ? 0 : Math.min(cards.length - 1, Math.max(0, at + step))];
         if (next) {
           setActiveId(next.askId);
-          document.querySelector(`[data-ask-id="${CSS.escape(next.askId)}"]`)?.scrollIntoView?.({ block: 'nearest' });
+          Array.from(document.querySelectorAll<HTMLElement>('[data-ask-id]'))
+            .find((el) => el.dataset.askId === next.askId)
+            ?.scrollIntoView?.({ block: 'nearest' });
         }
         return;
       }
