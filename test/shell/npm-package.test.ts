@@ -27,7 +27,7 @@ beforeAll(() => {
   mkdirSync(app);
   // vite and typescript (with Node's types) are what a user's project brings for the vite.config.ts check
   installLog = installOffline(app, packed, ['vite', 'typescript', '@types/node']);
-}, 120_000);
+}, 240_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -196,10 +196,10 @@ export const started: Promise<Bridge> = createBridge(config);
       const tsc = spawnSync(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], {
         cwd: app,
         encoding: 'utf8',
-        timeout: 120_000,
+        timeout: 240_000,
       });
       expect(`${name}: ${tsc.stdout}${tsc.stderr}`).toBe(`${name}: `);
       expect(tsc.status).toBe(0);
     }
-  }, 120_000);
+  }, 300_000);
 });
