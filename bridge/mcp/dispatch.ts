@@ -43,8 +43,10 @@ export async function dispatch(
   }
 }
 
-/** How a tool's answer reads to the client: the one place that formats results (text for the model, JSON for programs). */
-/** The text is written for a model (the summary, then plain lines); structuredContent keeps the JSON. */
+/**
+ * How a tool's answer reads to the client, the one place results are formatted: the text is written for a model
+ * (the summary, then plain lines); structuredContent keeps the JSON for programs.
+ */
 function toCallResult(result: ToolResult): CallToolResult {
   const body = result.text ?? plainText(result.structured);
   return {

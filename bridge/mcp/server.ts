@@ -46,8 +46,7 @@ export function createMcpServer(connection: McpConnection): Server {
       instructions: SERVER_INSTRUCTIONS,
     },
   );
-  const tools = listedTools(TOOLS);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(TOOLS) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     dispatch(TOOLS, request.params.name, request.params.arguments, toolCall(connection, extra)),
   );

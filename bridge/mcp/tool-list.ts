@@ -7,6 +7,18 @@ import type { ToolDefinition } from './tool.js';
  * own converter, draft-7, the input side of each schema), so clients see the same schemas as before.
  */
 export function listedTools(tools: readonly ToolDefinition[]): Tool[] {
+  // converted once per registry, not per server: a stateless call makes a server for each request
+  let listed = converted.get(tools);
+  if (!listed) {
+    listed = convert(tools);
+    converted.set(tools, listed);
+  }
+  return listed;
+}
+
+const converted = new WeakMap<readonly ToolDefinition[], Tool[]>();
+
+function convert(tools: readonly ToolDefinition[]): Tool[] {
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
