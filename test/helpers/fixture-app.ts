@@ -123,7 +123,8 @@ export async function startFixture(name: FixtureName): Promise<FixtureWorld> {
     browser,
     async opened() {
       const until = Date.now() + 5000;
-      while (!existsSync(record)) {
+      // the editor creates the file, then writes it: wait for the content
+      while (!existsSync(record) || !readFileSync(record, 'utf8')) {
         if (Date.now() > until) throw new Error('the editor command did not run within 5 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
