@@ -81,6 +81,8 @@ export const UiSurface = z.object({
   modal: z.boolean().optional(),
   fields: z.array(UiField),
   buttons: z.array(UiButton),
+  /** the path of the same-origin iframe the form is in (form_fill reaches it without frameId) */
+  frame: z.string().optional(),
 });
 export type UiSurface = z.infer<typeof UiSurface>;
 

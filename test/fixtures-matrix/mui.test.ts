@@ -142,7 +142,9 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
       invoices: true,
       start: '2026-12-01',
     });
-    // without frameId: the page's agent finds the fields in its same-origin iframe
+    // without frameId: the page's agent lists the iframe's form and finds the fields there
+    const top = await d.tool('self_ui');
+    expect(top.forms).toEqual([expect.objectContaining({ title: 'Billing', frame: '/frame.html' })]);
     const again = await d.tool('form_fill', { fields: { Company: 'Initech', Plan: 'Free' }, button: 'Save billing' });
     expect(again.scope).toMatch(/frame/);
     await waitFor(

@@ -11,7 +11,7 @@ import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOption, isComposite, OptionError } from './combobox.js';
 import { fieldValue } from './scan.js';
-import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 type Value = PageCommandArgs<'UI.fill'>['fields'][string];
 
@@ -195,20 +195,6 @@ async function stillOpenAfterSubmit(dialog: Element, settleMs = 1500): Promise<b
     if (!dialog.isConnected || !isVisible(dialog)) return false;
   } while (Date.now() < until);
   return true;
-}
-
-/** The documents of same-origin iframes (cross-origin ones run their own agent: reach them with frameId). */
-function frameDocuments(doc: Document): Document[] {
-  const docs: Document[] = [];
-  for (const frame of doc.querySelectorAll('iframe, frame')) {
-    try {
-      const inner = (frame as HTMLIFrameElement).contentDocument;
-      if (inner?.body) docs.push(inner, ...frameDocuments(inner));
-    } catch {
-      // cross-origin
-    }
-  }
-  return docs;
 }
 
 /** Where the keys are: the chosen scope, else (no dialog asked for) a same-origin iframe that has them all. */

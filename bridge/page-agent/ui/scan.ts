@@ -6,7 +6,7 @@ import { refFor } from '../dom/refs.js';
 import { stableSelectorFor } from '../dom/selector.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { isComposite, optionText, shownChoice } from './combobox.js';
-import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 export function fieldType(el: Element): string {
   const role = el.getAttribute('role');
@@ -127,6 +127,10 @@ export function scan(): UiScanResult {
   const outside = (el: Element) => !dialogs.some((d) => d.contains(el));
   const forms = deepQueryAll('form').filter((f) => isVisible(f) && outside(f));
   const surfaces = forms.map((form) => describeSurface(form, 'form'));
+  // forms of same-origin iframes: form_fill reaches them too (by label, without frameId)
+  for (const doc of frameDocuments())
+    for (const form of deepQueryAll('form', doc).filter(isVisible))
+      surfaces.push({ ...describeSurface(form, 'form'), frame: doc.location.pathname });
   const loose = fieldsIn(document).filter((el) => outside(el) && !el.closest('form'));
   if (loose.length) {
     const buttons = buttonsIn(document).filter((el) => outside(el) && !el.closest('form'));

@@ -134,3 +134,21 @@ export function surfaceTitle(el: Element): string {
   }
   return dialogTitle(el) || 'dialog';
 }
+
+/**
+ * The documents of same-origin iframes a person can use now (cross-origin ones run their own agent: reach them
+ * with frameId); a frame hidden behind a modal dialog (aria-hidden, inert) or not shown is left out.
+ */
+export function frameDocuments(doc: Document = document): Document[] {
+  const docs: Document[] = [];
+  for (const frame of doc.querySelectorAll('iframe, frame')) {
+    if (frame.closest('[aria-hidden=true], [inert]') || !isVisible(frame)) continue;
+    try {
+      const inner = (frame as HTMLIFrameElement).contentDocument;
+      if (inner?.body) docs.push(inner, ...frameDocuments(inner));
+    } catch {
+      // cross-origin
+    }
+  }
+  return docs;
+}
