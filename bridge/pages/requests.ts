@@ -153,6 +153,7 @@ export class PageRequests {
         (other) =>
           other !== page &&
           other.origin === origin &&
+          this.pages.isOperable(other) &&
           Boolean(other.frames.get(MAIN_FRAME)?.stream?.isOpen) &&
           other.lastSeen >= left.at,
       );

@@ -19,6 +19,14 @@ function local(file: string, root: string | undefined): string {
   return `${root.replace(/[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
 }
 
+function sameOrigin(url: string): boolean {
+  try {
+    return new URL(url).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
 export function withoutAgentFrames(stack: string): string {
   return stack
     .split('\n')
@@ -33,8 +41,10 @@ export async function mapStack(stack: string, root?: string): Promise<string> {
     lines.map(async (line) => {
       const match = FRAME.exec(line);
       if (!match?.[1] || mapped >= MAX_MAPPED) return line;
-      mapped++;
       const url = match[1];
+      // a stack is page data: only this origin's own modules are fetched for their maps
+      if (!sameOrigin(url)) return line;
+      mapped++;
       const position = await mapToSource(url, Number(match[2]), Number(match[3])).catch(() => undefined);
       if (!position) return line;
       return line.replace(match[0], `${local(position.file, root)}:${position.line}:${position.column}`);
