@@ -60,7 +60,7 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
 
 /**
  * One fixture world per test file: a bridge on port 0, the fixture served by a real Vite dev server with the
- * aiti-bridge/vite plugin, and one headless Chromium. Started in beforeAll and closed in afterAll, so a file pays
+ * @aiti-ai/aiti-bridge/vite plugin, and one headless Chromium. Started in beforeAll and closed in afterAll, so a file pays
  * for Vite's dependency bundling and the browser start once; each test opens its own tab (its own page).
  */
 export interface FixtureWorld {
