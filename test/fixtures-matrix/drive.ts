@@ -74,7 +74,8 @@ export function frameJoined(page: Page, frameId = 'f1'): Promise<void> {
 
 /** The ref on the outline line that contains `text`. */
 export function refOn(outline: string, text: string): string {
-  const line = outline.split('\n').find((l) => l.includes(text));
+  // names are compared without case: CSS text-transform makes the shown text differ from the DOM's
+  const line = outline.split('\n').find((l) => l.toLowerCase().includes(text.toLowerCase()));
   const ref = line ? /\b((?:f[\d.]+:)?e\d+)\b/.exec(line)?.[1] : undefined;
   if (!ref) throw new Error(`no ref on a line with ${text} in:\n${outline}`);
   return ref;

@@ -52,7 +52,7 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
       arguments: { pageId: d.page.pageId, fields: { Name: 'Grace', City: 'Tokyo' }, button: 'Save' },
     });
     const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
-    expect(text.split('\n')[0]).toMatch(/^NOT filled: City/);
+    expect(text.split('\n')[0]).toMatch(/^NOT filled: "City" \(wanted "Tokyo", the app shows ""/);
     const structured = result.structuredContent as Record<string, unknown>;
     expect(structured.notFilled).toEqual([expect.objectContaining({ field: 'City', wanted: 'Tokyo', shows: '' })]);
     expect(structured.filled).toEqual([expect.objectContaining({ field: 'Name', value: 'Grace' })]);
