@@ -10,7 +10,7 @@ let world: FixtureWorld;
 beforeAll(async () => {
   ensurePageAgentBuilt();
   world = await startFixture('mui-app');
-});
+}, 150_000); // Vite bundles MUI on the first load
 afterAll(() => world?.close());
 
 const FIVE = { Name: 'Ada Lovelace', Email: 'ada@example.com', Role: 'Editor', Newsletter: true, City: 'Lisbon' };

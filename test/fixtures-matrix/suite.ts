@@ -28,7 +28,7 @@ export function fixtureSuite(c: FixtureCase): void {
   beforeAll(async () => {
     ensurePageAgentBuilt();
     world = await startFixture(c.name);
-  });
+  }, 150_000); // Vite bundles the library's dependencies on the first load (antd: tens of seconds on a busy machine)
   afterAll(() => world?.close());
 
   describe(c.title, () => {

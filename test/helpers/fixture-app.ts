@@ -113,8 +113,8 @@ export async function startFixture(name: FixtureName): Promise<FixtureWorld> {
   });
   // the first load waits for Vite's dependency bundling (seconds for antd): pay it here, not in a test
   const warm = await browser.newPage();
-  await warm.goto(url);
-  await warm.waitForSelector('#state', { timeout: 60_000 });
+  await warm.goto(url, { timeout: 100_000 });
+  await warm.waitForSelector('#state', { timeout: 100_000 });
   await warm.close();
   return {
     bridge,
