@@ -3,6 +3,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
 import { journalBench } from './journal.js';
+import { muiFormBench } from './mui-form.js';
 import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
 import { writeReport, type BenchRow } from './report.js';
@@ -55,6 +56,7 @@ async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T>
 await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser, CALLS, notes)));
 await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
 await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
+await section('mui-form', () => muiFormBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 notes.push(

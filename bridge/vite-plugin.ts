@@ -67,6 +67,41 @@ export function sourceAttributeInserts(ast: unknown, code: string, file: string)
   return inserts;
 }
 
+/** Vue's built-ins and tags that render no element of their own: no data-source for them. */
+const VUE_NOT_ELEMENTS = new Set(['template', 'slot', 'component', 'transition', 'teleport', 'suspense']);
+
+/**
+ * Adds `data-source="src/App.vue:line:col"` to the lowercase HTML tags of a Vue SFC's top-level `<template>`
+ * (components are capitalised or hyphenated, and are left alone). A scan, not a parse: a tag counts when `<`
+ * starts a line or follows a space or `>`, outside comments, so expressions such as `a<b` are not touched.
+ */
+export function vueTemplateWithSources(code: string, file: string): string {
+  const start = /^<template(\s[^>]*)?>/m.exec(code);
+  if (!start) return code;
+  const from = start.index + start[0].length;
+  const endMatch = /^<\/template>/m.exec(code.slice(from));
+  const to = endMatch ? from + endMatch.index : code.length;
+  const at = lineIndex(code);
+  const inserts: Array<[number, string]> = [];
+  const tag = /(^|[\s>])<([a-z][a-z0-9]*)(?=[\s/>])/g;
+  const template = code.slice(from, to);
+  for (let m = tag.exec(template); m; m = tag.exec(template)) {
+    const name = m[2] ?? '';
+    const lt = from + m.index + (m[1] ?? '').length;
+    if (VUE_NOT_ELEMENTS.has(name)) continue;
+    const before = code.slice(from, lt);
+    if (before.lastIndexOf('<!--') > before.lastIndexOf('-->')) continue; // inside a comment
+    const close = code.indexOf('>', lt);
+    if (close !== -1 && code.slice(lt, close).includes('data-source')) continue;
+    const { line, column } = at(lt);
+    inserts.push([lt + 1 + name.length, ` data-source="${file}:${line}:${column}"`]);
+  }
+  let out = code;
+  for (const [offset, text] of inserts.sort((a, b) => b[0] - a[0]))
+    out = out.slice(0, offset) + text + out.slice(offset);
+  return out;
+}
+
 export function aitiBridge(options: AitiViteOptions = {}): Plugin {
   const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(/\/+$/, '');
   let root = process.cwd();
@@ -89,6 +124,10 @@ export function aitiBridge(options: AitiViteOptions = {}): Plugin {
     },
     async transform(code, id) {
       if (options.sourceAttributes === false) return null;
+      if (/\.vue$/.test(id) && !id.includes('/node_modules/')) {
+        const out = vueTemplateWithSources(code, relative(root, id).split('\\').join('/'));
+        return out === code ? null : { code: out, map: null };
+      }
       const path = id.split('?')[0] ?? id;
       const lang = /\.tsx$/.test(path) ? 'tsx' : /\.jsx$/.test(path) ? 'jsx' : undefined;
       if (!lang || path.includes('/node_modules/') || !code.includes('<')) return null;

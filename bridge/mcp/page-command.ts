@@ -1,4 +1,4 @@
-import { describeZodError, MAIN_FRAME, PageCommands, type Json, type PageCommandName } from '../protocol/index.js';
+import { describeZodError, PageCommands, type Json, type PageCommandName } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
 import { ToolError, type ToolCall } from './tool.js';
 
@@ -36,8 +36,9 @@ export async function runPageCommand(
   options: { frameId?: string; timeoutMs?: number } = {},
 ): Promise<Json> {
   const checked = checkPageArgs(cmd, args);
+  // no frameId: the bridge sends a frame's ref (`f1:e3`) to that frame, anything else to the top document
   const sent = call.bridge.requests.send(page, cmd, checked, {
-    frameId: options.frameId ?? MAIN_FRAME,
+    ...(options.frameId ? { frameId: options.frameId } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   if (call.signal.aborted) throw abortError(call.signal, cmd);

@@ -82,7 +82,7 @@ export function serveChildFrames(connection: Connection): void {
  */
 export function frameSession(endpoint: BridgeEndpoint, frameworks: () => string[], waitMs = 3000) {
   let standalone = false;
-  return async (): Promise<Session> => {
+  const obtain = async (): Promise<Session> => {
     if (standalone) return claimPage(endpoint, frameworks());
     let welcome: Welcome;
     try {
@@ -99,6 +99,38 @@ export function frameSession(endpoint: BridgeEndpoint, frameworks: () => string[
       return claimPage(endpoint, frameworks());
     }
   };
+  return Object.assign(obtain, {
+    /** the parent's agent appeared: ask it again (true when this frame had gone its own way) */
+    rejoin(): boolean {
+      const was = standalone;
+      standalone = false;
+      return was;
+    },
+  });
+}
+
+interface ParentReady {
+  aiti: 'frame-parent-ready';
+}
+
+/**
+ * Parent side: once this agent has a session, tell the iframes. A child that gave up waiting (the parent's agent
+ * loaded late, or the bridge restarted and the parent took longer than the child's wait to come back) asks again
+ * and rejoins the page instead of staying a page of its own. The message carries nothing secret.
+ */
+export function announceToChildren(): void {
+  const ready: ParentReady = { aiti: 'frame-parent-ready' };
+  for (const frame of allFrames()) frame.contentWindow?.postMessage(ready, '*');
+}
+
+/** Child side: `rejoin` runs when the parent window says its agent is ready. */
+export function onParentReady(rejoin: () => void): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const data = event.data as Partial<ParentReady> | null;
+    if (event.source !== window.parent || !data || typeof data !== 'object' || data.aiti !== 'frame-parent-ready')
+      return;
+    rejoin();
+  });
 }
 
 interface Welcome {

@@ -6,8 +6,9 @@ import { NAVIGATION_COMMANDS } from '../protocol/commands.js';
 import { claimPage, Connection } from './connection.js';
 import { watchCsp } from './csp.js';
 import { findBridge, isTopWindow } from './env.js';
-import { frameSession, serveChildFrames } from './frames.js';
+import { announceToChildren, frameSession, onParentReady, serveChildFrames } from './frames.js';
 import { detectFrameworks } from './frameworks.js';
+import { setRefFrame } from './dom/refs.js';
 import { watchAltClick } from './human/open-file.js';
 import { toast } from './human/overlay.js';
 import { Batcher } from './watch/batch.js';
@@ -39,12 +40,13 @@ function start(): void {
   };
 
   const batcher = new Batcher();
-  watchConsole(batcher);
-  watchErrors(batcher);
+  watchConsole(batcher, endpoint.root);
+  watchErrors(batcher, endpoint.root);
   watchNetwork(batcher, endpoint.base);
 
   const top = isTopWindow();
-  const obtain = top ? () => claimPage(endpoint, frameworks) : frameSession(endpoint, () => frameworks);
+  const asFrame = top ? undefined : frameSession(endpoint, () => frameworks);
+  const obtain = asFrame ?? (() => claimPage(endpoint, frameworks));
   // A document that is being replaced stops taking commands once its running ones have answered, so the
   // bridge holds the next command for the new document instead of sending it here to be lost in the unload.
   let running = 0;
@@ -91,8 +93,11 @@ function start(): void {
     })();
   }
   watchDeparture(
-    () => {
+    (url) => {
       leaving = true;
+      // the bridge learns where the tab went: a call to this page once it is gone can name the page it became
+      if (top && connection.session)
+        void connection.postEvent('navigate', { url, leaving: true }, { keepalive: true }).catch(() => undefined);
       leaveWhenIdle();
     },
     () => {
@@ -104,6 +109,8 @@ function start(): void {
 
   let warnedHeld = false;
   connection.onSession((session) => {
+    setRefFrame(session.frameId);
+    announceToChildren();
     batcher.attach((type, payload: Json, keepalive) => connection.postEvent(type, payload, { keepalive }));
     if (!session.operable && !warnedHeld && top) {
       warnedHeld = true;
@@ -117,6 +124,13 @@ function start(): void {
     }
   });
   serveChildFrames(connection);
+  if (asFrame)
+    onParentReady(() => {
+      // this frame had become a page of its own: reconnect through the parent, as a frame of its page
+      if (!asFrame.rejoin()) return;
+      connection.stop();
+      connection.start();
+    });
   watchAltClick(agent.root, (payload) => connection.postEvent('open_file', payload));
   connection.start();
 

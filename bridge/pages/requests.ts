@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MAIN_FRAME, NAVIGATION_COMMANDS, type Json, type ResultBody } from '../protocol/index.js';
+import { frameOfTarget, MAIN_FRAME, NAVIGATION_COMMANDS, type Json, type ResultBody } from '../protocol/index.js';
 import { BridgeError, Forbidden, NotFound } from '../errors.js';
 import type { Page, PageRegistry } from './registry.js';
 
@@ -30,6 +30,8 @@ export interface SendOptions {
  */
 export class PageRequests {
   private readonly pending = new Map<string, Pending>();
+  /** where a page's top document said it was going when it left (another origin means another page) */
+  private readonly departures = new Map<string, { url: string; at: number }>();
   /** a frame that reloads gets this long to come back before a new command to it fails */
   readonly reconnectGraceMs = 5_000;
 
@@ -53,13 +55,23 @@ export class PageRequests {
         ),
       );
     }
-    const frameId = options.frameId ?? MAIN_FRAME;
+    // a ref handed out by a frame (`f1:e3`) goes to that frame when the caller named none
+    const frameId = options.frameId ?? frameOfTarget(args) ?? MAIN_FRAME;
     const frame = page.frames.get(frameId);
     if (!frame) {
       const frames = [...page.frames.keys()].join(', ');
       return Promise.reject(
         new PageCommandError(`page ${page.pageId} has no frame "${frameId}"; its frames: ${frames}`),
       );
+    }
+    if (!frame.stream?.isOpen && frameId === MAIN_FRAME) {
+      const next = this.replacement(page);
+      if (next)
+        return Promise.reject(
+          new PageCommandError(
+            `page ${page.pageId} has gone: its tab went on to ${next.url}, which is page ${next.pageId} (another origin is another page); call again with pageId "${next.pageId}"`,
+          ),
+        );
     }
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<Json>((resolve, reject) => {
@@ -119,6 +131,34 @@ export class PageRequests {
     });
   }
 
+  /** The top document of `pageId` is leaving for `url` (its agent says so as the navigation starts). */
+  noteDeparture(pageId: string, url: string): void {
+    this.departures.set(pageId, { url, at: Date.now() });
+  }
+
+  /** The page the tab of a gone page became: it left for another origin, and a page from there is connected. */
+  private replacement(page: Page): Page | undefined {
+    const left = this.departures.get(page.pageId);
+    if (!left) return undefined;
+    let origin: string;
+    try {
+      origin = new URL(left.url).origin;
+    } catch {
+      return undefined;
+    }
+    if (origin === page.origin) return undefined; // same origin: the same page comes back
+    return this.pages
+      .all()
+      .find(
+        (other) =>
+          other !== page &&
+          other.origin === origin &&
+          this.pages.isOperable(other) &&
+          Boolean(other.frames.get(MAIN_FRAME)?.stream?.isOpen) &&
+          other.lastSeen >= left.at,
+      );
+  }
+
   /** A result posted by a page. Refused when the request was not sent to that page. */
   resolve(body: ResultBody): void {
     const entry = this.pending.get(body.requestId);
@@ -129,6 +169,9 @@ export class PageRequests {
       );
     if (entry.pageId !== body.pageId)
       throw new Forbidden(`request "${body.requestId}" was not sent to page ${body.pageId}`, 'pageId');
+    const result = body.ok ? body.result : undefined;
+    if (result && typeof result === 'object' && !Array.isArray(result) && typeof result.navigating === 'string')
+      this.noteDeparture(body.pageId, result.navigating);
     if (body.ok) this.settle(body.requestId, undefined, body.result ?? null);
     else this.settle(body.requestId, new PageCommandError(body.error));
   }

@@ -4,6 +4,11 @@ import type { BridgeContext } from '../context.js';
 /** Keeps the ring buffers filled from page events and tells the window when pages come and go. */
 export function watchPages(bridge: BridgeContext): void {
   bridge.pageEvents.on((event) => {
+    if (event.type === 'navigate' && !event.frameId) {
+      const { url, leaving } = event.payload as { url: string; leaving?: boolean };
+      if (leaving) bridge.requests.noteDeparture(event.pageId, url);
+      return;
+    }
     const watch = bridge.buffers.for(event.pageId);
     if (event.type === 'page_log') for (const entry of event.payload as LogEntry[]) watch.logs.push(entry);
     if (event.type === 'page_network') for (const entry of event.payload as NetworkEntry[]) watch.network.push(entry);
@@ -14,6 +19,7 @@ export function watchPages(bridge: BridgeContext): void {
           level: 'error',
           text: entry.message,
           ...(entry.stack ? { stack: entry.stack } : {}),
+          uncaught: true,
           at: entry.at,
         });
       }

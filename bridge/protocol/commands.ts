@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FrameId } from './common.js';
 import { strictArgs } from './strict.js';
 
 /**
@@ -12,6 +13,19 @@ export const Target = z
   .min(1)
   .max(4096)
   .describe('a ref from page_snapshot (e.g. "e12"), "css=<selector>" or "text=<visible text>"');
+
+/** Routing, not an argument the page reads: the bridge sends the command to that frame's agent. */
+const frameId = FrameId.optional().describe(
+  'the frame to act in ("f1" from page_snapshot); same-origin iframes are also reached without it',
+);
+
+/** After a navigation: answer only once this shows in the new document (the app has rendered). */
+const WaitForTarget = z
+  .string()
+  .min(1)
+  .max(4096)
+  .optional()
+  .describe('answer once this text (or "css=<selector>") shows in the new document, up to 10 s');
 
 const timeoutMs = z.number().int().positive().max(300_000).optional();
 
@@ -45,8 +59,8 @@ export const PageCommands = {
   }),
   'Input.select': strictArgs({ target: Target, values: z.array(z.string()).min(1) }),
   'Input.check': strictArgs({ target: Target, checked: z.boolean().optional() }),
-  'Page.navigate': strictArgs({ url: z.string().min(1).max(8192) }),
-  'Page.reload': strictArgs({}),
+  'Page.navigate': strictArgs({ url: z.string().min(1).max(8192), waitFor: WaitForTarget }),
+  'Page.reload': strictArgs({ waitFor: WaitForTarget }),
   'Page.back': strictArgs({}),
   'Page.forward': strictArgs({}),
   'Page.waitFor': strictArgs({
@@ -89,8 +103,9 @@ export const PageCommands = {
       .optional()
       .describe('first wait until the page has not changed for a moment, at most this long'),
   }),
-  'UI.scan': strictArgs({}),
+  'UI.scan': strictArgs({ frameId }),
   'UI.fill': strictArgs({
+    frameId,
     dialog: z
       .string()
       .max(1024)

@@ -13,3 +13,4 @@ export * from './format.js';
 export * from './strict.js';
 export * from './headers.js';
 export * from './images.js';
+export * from './refs.js';

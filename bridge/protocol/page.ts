@@ -139,6 +139,8 @@ export const LogEntry = z.object({
   text: z.string().max(20000),
   stack: z.string().max(20000).optional(),
   url: z.string().max(8192).optional(),
+  /** an uncaught error or unhandled rejection (page_error), not a console call */
+  uncaught: z.boolean().optional(),
   at: IsoTime,
 });
 export type LogEntry = z.infer<typeof LogEntry>;
@@ -183,6 +185,7 @@ export const PageEventPayloads = {
   page_error: z.array(PageErrorEntry).max(100),
   open_file: OpenFilePayload,
   pick: JsonValue,
-  navigate: z.object({ url: z.string().max(8192) }),
+  /** `leaving`: a cross-document navigation to `url` has started (the Navigation API saw it) */
+  navigate: z.object({ url: z.string().max(8192), leaving: z.boolean().optional() }),
   gesture: JsonValue,
 } as const satisfies Record<PageEventType, z.ZodType>;

@@ -41,17 +41,21 @@ export const SourceLocation = z.object({
   column: z.number().int().positive().optional(),
   /** where it came from: data-source, react, vue, svelte */
   via: z.string(),
+  /** the component whose element is written at that line (`Button` for an MUI Button), when a framework says */
+  component: z.string().max(200).optional(),
 });
 export type SourceLocation = z.infer<typeof SourceLocation>;
 
 export const UiField = z.object({
   label: z.string(),
   name: z.string().optional(),
-  selector: z.string(),
+  /** only when stable (an author's id, name, test id): the ref names the element either way */
+  selector: z.string().optional(),
   ref: z.string(),
   type: z.string(),
   value: z.union([z.string(), z.boolean(), z.array(z.string())]),
-  required: z.boolean(),
+  /** present when true */
+  required: z.boolean().optional(),
   disabled: z.boolean().optional(),
   placeholder: z.string().optional(),
   options: z.array(z.string()).optional(),
@@ -60,7 +64,8 @@ export type UiField = z.infer<typeof UiField>;
 
 export const UiButton = z.object({
   label: z.string(),
-  selector: z.string(),
+  /** only when stable (an author's id, name, test id): the ref names the element either way */
+  selector: z.string().optional(),
   ref: z.string(),
   type: z.string().optional(),
   disabled: z.boolean().optional(),
@@ -70,11 +75,14 @@ export type UiButton = z.infer<typeof UiButton>;
 export const UiSurface = z.object({
   kind: z.enum(['dialog', 'form']),
   title: z.string(),
-  selector: z.string(),
+  /** only when stable (an author's id, name, test id): the ref names the element either way */
+  selector: z.string().optional(),
   ref: z.string(),
   modal: z.boolean().optional(),
   fields: z.array(UiField),
   buttons: z.array(UiButton),
+  /** the path of the same-origin iframe the form is in (form_fill reaches it without frameId) */
+  frame: z.string().optional(),
 });
 export type UiSurface = z.infer<typeof UiSurface>;
 
@@ -88,10 +96,25 @@ export const UiFillResult = z.object({
   filled: z.array(
     z.object({
       field: z.string(),
-      selector: z.string(),
+      selector: z.string().optional(),
       value: z.union([z.string(), z.boolean(), z.array(z.string())]),
     }),
   ),
+  /**
+   * fields the widget refused (no such option) or whose value the app did not keep once it re-rendered:
+   * what was wanted and what the field shows instead. When present, the button was not pressed.
+   */
+  notFilled: z
+    .array(
+      z.object({
+        field: z.string(),
+        wanted: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
+        shows: z.union([z.string(), z.boolean(), z.array(z.string())]),
+        reason: z.string(),
+      }),
+    )
+    .optional(),
+  note: z.string().optional(),
   clicked: z.string().optional(),
   /** after the click: whether the dialog that was filled is still open */
   dialogOpen: z.boolean().optional(),

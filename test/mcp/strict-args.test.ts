@@ -39,11 +39,19 @@ describe('unknown argument names are errors that say what was meant', () => {
     expect(received).toEqual([]);
   });
 
-  it('form_fill {"frameId"} is refused instead of filling the main page', async () => {
+  it('form_fill {"frameId"} goes to that frame (issue 17), never fills the main page instead', async () => {
     const { agent, received } = await bridgeWithPage();
     const result = await callTool(agent, 'form_fill', { frameId: 'f1', fields: { Name: 'Ada' } });
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toMatch(/unknown argument "frameId"; known: .*fields/);
+    expect(resultText(result)).toMatch(/page p\d+ has no frame "f1"/);
+    expect(received).toEqual([]);
+  });
+
+  it('form_fill {"frameid"} is refused, naming frameId', async () => {
+    const { agent, received } = await bridgeWithPage();
+    const result = await callTool(agent, 'form_fill', { frameid: 'f1', fields: { Name: 'Ada' } });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/unknown argument "frameid"; did you mean "frameId"\? known: .*fields/);
     expect(received).toEqual([]);
   });
 

@@ -114,7 +114,8 @@ describe("the human's side of the page", () => {
     await tab.keyboard.down('Alt');
     await tab.mouse.click(add.x, add.y);
     await tab.keyboard.up('Alt');
-    await waitFor(() => existsSync(record), 5000, 'the editor command ran');
+    // the editor writes its file after creating it: wait for the content, not just the file
+    await waitFor(() => existsSync(record) && readFileSync(record, 'utf8').length > 0, 5000, 'the editor command ran');
     const [flag, location] = JSON.parse(readFileSync(record, 'utf8')) as string[];
     expect(flag).toBe('--goto');
     expect(location).toMatch(new RegExp(`^${join(app.root, 'src/App.tsx').replace(/[.]/g, '\\.')}:34:\\d+$`));

@@ -11,6 +11,7 @@ import {
 import { confirmPageCommand } from '../../asks/page-gate.js';
 import { askerOf } from '../asker.js';
 import { changeSinceSnapshot, forgetOutline } from '../outline-change.js';
+import { waitAfterNavigation } from '../after-navigation.js';
 import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { plainLines } from '../text.js';
@@ -44,10 +45,15 @@ export const pageExec = defineTool({
     const commandArgs = checkPageArgs(cmd, args, 'args.');
     const page = resolvePage(call, pageId);
     await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, commandArgs);
-    const result = await runPageCommand(call, page, cmd, commandArgs, {
-      ...(frameId ? { frameId } : {}),
-      timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
-    });
+    const result = await waitAfterNavigation(
+      call,
+      page,
+      commandArgs,
+      await runPageCommand(call, page, cmd, commandArgs, {
+        ...(frameId ? { frameId } : {}),
+        timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
+      }),
+    );
     const image = screenshotOf(cmd, asObject(result));
     if (image) {
       // the picture goes to the model as an image, not as base64 inside the JSON text

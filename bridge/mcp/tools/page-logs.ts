@@ -12,7 +12,7 @@ export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
   description:
-    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
+    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
@@ -26,7 +26,11 @@ export const pageLogs = defineTool({
   async handle({ pageId, level, since, limit }, call) {
     const page = resolvePage(call, pageId, { remembered: true });
     const after = sinceTime(since);
-    const all = call.bridge.buffers.peek(page.pageId)?.logs.toArray() ?? [];
+    // console calls and uncaught errors arrive in separate batches (errors after their stacks are mapped):
+    // one order, by the time each happened (a stable sort keeps arrival order for the same millisecond)
+    const all = [...(call.bridge.buffers.peek(page.pageId)?.logs.toArray() ?? [])].sort(
+      (a, b) => Date.parse(a.at) - Date.parse(b.at),
+    );
     const matching = all.filter(
       (e) => (!level || RANK[e.level] >= RANK[level]) && (after === undefined || Date.parse(e.at) > after),
     );

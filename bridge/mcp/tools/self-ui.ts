@@ -11,13 +11,13 @@ export const selfUi = defineTool({
     'The dialogs (topmost last) and visible forms of the page: title, fields (label, name, selector, ref, type, current value, options) and buttons. Use it before form_fill to see what can be filled.',
   inputSchema: toolInput('self_ui', PageCommands['UI.scan'].extend({ pageId })),
   annotations: { readOnlyHint: true, openWorldHint: true },
-  async handle({ pageId, ...args }, call) {
+  async handle({ pageId, frameId, ...args }, call) {
     const page = resolvePage(call, pageId);
-    const result = asObject(await runPageCommand(call, page, 'UI.scan', args));
+    const result = asObject(await runPageCommand(call, page, 'UI.scan', args, frameId ? { frameId } : {}));
     const scan = UiScanResult.safeParse(result);
     const surfaces = scan.success ? [...scan.data.dialogs, ...scan.data.forms] : [];
     return {
-      structured: { pageId: page.pageId, ...result },
+      structured: { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result },
       ...(scan.success
         ? {
             summary: `${scan.data.dialogs.length} open dialog(s), ${scan.data.forms.length} form(s) on ${page.pageId}${surfaces.length ? ':' : ''}`,
@@ -30,7 +30,7 @@ export const selfUi = defineTool({
 
 /** `dialog "Edit profile" [modal] e3`, then a line per field (`e4 email "Email" ="a@b.c" [required]`) and the buttons. */
 function surfaceLines(surface: UiSurface): string[] {
-  const head = `${surface.ref} ${surface.kind} ${JSON.stringify(surface.title)}${surface.modal ? ' [modal]' : ''} ${surface.selector}`;
+  const head = `${surface.ref} ${surface.kind} ${JSON.stringify(surface.title)}${surface.modal ? ' [modal]' : ''}${surface.frame ? ` in frame ${surface.frame}` : ''}${surface.selector ? ` ${surface.selector}` : ''}`;
   const fields = surface.fields.map((f) => {
     const value = Array.isArray(f.value) ? f.value.join(', ') : f.value;
     const states = [f.required && 'required', f.disabled && 'disabled'].filter(Boolean).join(' ');

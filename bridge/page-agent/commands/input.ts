@@ -6,6 +6,7 @@ import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { describeElement } from '../json.js';
+import { chooseOption, isComposite, shownChoice, takeExactOption } from '../ui/combobox.js';
 import { withDeparture } from '../departure.js';
 import { centre, clickSequence, hoverEvents, mouse } from './events.js';
 import { parseChord, press, typeText } from './keys.js';
@@ -70,8 +71,11 @@ function currentValue(el: Element): string {
   return (el as HTMLElement).innerText ?? '';
 }
 
-export function type(args: PageCommandArgs<'Input.type'>): Promise<Json> {
-  const el = editableTarget(resolveTarget(args.target));
+export async function type(args: PageCommandArgs<'Input.type'>): Promise<Json> {
+  const found = resolveTarget(args.target);
+  // a select-like combobox (MUI Select, Radix, Ant) takes no text: typing into it means choosing that option
+  if (isComposite(found) && !isTextControl(found)) return choose(found, [args.text]);
+  const el = editableTarget(found);
   prepare(el, 'type into');
   if (!isTextControl(el) && !isEditable(el))
     throw new Error(
@@ -90,8 +94,10 @@ export function type(args: PageCommandArgs<'Input.type'>): Promise<Json> {
     fireInput(el, args.text);
   } else typeText(el, args.text);
   if (isTextControl(el)) fireChange(el);
+  // an Autocomplete keeps typed text only as a choice: take the option that is exactly this text
+  const took = isComposite(el) && !args.submit ? await takeExactOption(el, args.text) : false;
   if (args.submit) press(el, parseChord('Enter'));
-  return withDeparture(done(el, { value: currentValue(el) }));
+  return withDeparture(done(el, { value: currentValue(el), ...(took ? { chose: args.text } : {}) }));
 }
 
 export function pressKey(args: PageCommandArgs<'Input.press'>): Promise<Json> {
@@ -126,10 +132,31 @@ export function scroll(args: PageCommandArgs<'Input.scroll'>): Json {
   };
 }
 
-export function select(args: PageCommandArgs<'Input.select'>): Json {
-  const el = editableTarget(resolveTarget(args.target));
+/** Chooses options of a composite widget and answers with what it shows once the app re-rendered. */
+async function choose(el: Element, values: string[]): Promise<Json> {
+  const note = prepare(el, 'choose in');
+  const chosen: string[] = [];
+  for (const value of values) chosen.push(await chooseOption(el, value, label(el)));
+  if (isTextControl(el) && el.ownerDocument.activeElement === el) el.blur(); // Autocompletes settle on blur
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
+  const shows = shownChoice(el);
+  const kept = chosen.every((c) => shows.toLowerCase().includes(c.toLowerCase()));
+  if (!kept)
+    throw new Error(
+      `${label(el)}: chose ${JSON.stringify(chosen)} but the app shows ${JSON.stringify(shows)}: it did not keep the choice`,
+    );
+  return done(el, { selected: chosen, shows }, note);
+}
+
+export async function select(args: PageCommandArgs<'Input.select'>): Promise<Json> {
+  const found = resolveTarget(args.target);
+  if (isComposite(found)) return choose(found, args.values);
+  const el = editableTarget(found);
+  if (isComposite(el)) return choose(el, args.values);
   if (!isA(el, HTMLSelectElement))
-    throw new Error(`${label(el)} is not a <select>; for a custom dropdown, click it and then click the option`);
+    throw new Error(
+      `${label(el)} is neither a <select> nor a combobox/listbox; click it, then click the option (or target the role=combobox element)`,
+    );
   prepare(el, 'select in');
   const options = [...el.options];
   const wanted = args.values.map((v) => v.trim().toLowerCase());

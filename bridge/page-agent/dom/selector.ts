@@ -36,3 +36,17 @@ export function selectorFor(el: Element): string {
   }
   return parts.join(' > ');
 }
+
+/** ids that libraries generate per mount (React useId, Radix, Headless UI, rc-select): not worth repeating */
+const GENERATED_ID = /^(:r|_r_|«r|r:|radix-|headlessui-|rc_select_|mui-|v-\d|svelte-)/;
+
+/**
+ * A selector only when it is short and survives a re-render (an author's id, name, test id, aria-label); refs
+ * already name the element, so a positional nth-of-type chain would only cost the reader characters.
+ */
+export function stableSelectorFor(el: Element): string | undefined {
+  const selector = selectorFor(el);
+  if (selector.includes(':nth-of-type(') || selector.includes(' > ')) return undefined;
+  if (selector.startsWith('#') && GENERATED_ID.test(el.id)) return undefined;
+  return selector;
+}

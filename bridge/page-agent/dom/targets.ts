@@ -1,6 +1,6 @@
 import { isActionable, nameOf, roleOf } from './aria.js';
 import { deepElements, deepQueryAll } from './deep.js';
-import { elementForRef, REF_PATTERN } from './refs.js';
+import { elementForRef, isRef } from './refs.js';
 import { isVisible, normalize } from './visible.js';
 
 /** A target matched nothing: the message says what was looked for and what to do. */
@@ -14,10 +14,8 @@ const SNAPSHOT_HINT = 'take a new page_snapshot and use a ref from it';
  */
 export function findAll(target: string): Element[] {
   const value = target.trim();
-  if (REF_PATTERN.test(value)) {
-    const el = elementForRef(value);
-    return el ? [el] : [];
-  }
+  // a ref names one element or fails with why (earlier document, element gone): never a fallback to text
+  if (isRef(value)) return [elementForRef(value)];
   if (value.startsWith('css=')) return queryCss(value.slice(4));
   if (value.startsWith('text=')) return findByText(value.slice(5));
   try {
@@ -37,14 +35,16 @@ function queryCss(selector: string): Element[] {
   }
 }
 
-/** One element for a target, or a TargetError saying nothing matched. */
+/** One element for a target, or an error saying nothing matched (or why a ref cannot be used). */
 export function resolveTarget(target: string): Element {
   const [el] = findAll(target);
   if (!el) {
-    const what = REF_PATTERN.test(target.trim())
-      ? `ref ${target} is not on the page any more (or never was)`
-      : `no element matches ${JSON.stringify(target)}`;
-    throw new TargetError(`${what}; ${SNAPSHOT_HINT}`);
+    // a document that loaded moments ago is often still rendering: say how to wait for it
+    const young = performance.now() < 15_000;
+    const wait = young
+      ? `; this document loaded ${Math.round(performance.now() / 100) / 10} s ago: if the app is still rendering, call Page.waitFor {text or selector} (or pass waitFor to Page.reload/Page.navigate) first`
+      : '';
+    throw new TargetError(`no element matches ${JSON.stringify(target)}${wait}; ${SNAPSHOT_HINT}`);
   }
   return el;
 }

@@ -37,6 +37,34 @@ export function elementAt(event: Event): Element | undefined {
   return undefined;
 }
 
+/** This window and the windows of its same-origin iframes, nested ones too (cross-origin ones are out of reach). */
+export function sameOriginWindows(win: Window = window): Window[] {
+  const found: Window[] = [win];
+  for (const frame of win.document.querySelectorAll('iframe, frame')) {
+    try {
+      const inner = (frame as HTMLIFrameElement).contentWindow;
+      if (inner?.document.body) found.push(...sameOriginWindows(inner));
+    } catch {
+      // cross-origin: its own agent (if any) answers for it
+    }
+  }
+  return found;
+}
+
+/** An element's box in this (top) window's coordinates, across the iframes it sits in. */
+function boxInTop(el: Element): { left: number; top: number; width: number; height: number; bottom: number } {
+  const r = el.getBoundingClientRect();
+  let left = r.left;
+  let top = r.top;
+  for (let frame = el.ownerDocument.defaultView?.frameElement; frame;) {
+    const f = frame.getBoundingClientRect();
+    left += f.left + frame.clientLeft;
+    top += f.top + frame.clientTop;
+    frame = frame.ownerDocument.defaultView?.frameElement ?? null;
+  }
+  return { left, top, width: r.width, height: r.height, bottom: top + r.height };
+}
+
 export function pick(prompt: string, root: string | undefined, timeoutMs = 600_000): Promise<PickResult> {
   cancelActive?.('replaced');
   const shadow = overlayRoot();
@@ -55,7 +83,7 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
     let current: Element | undefined;
     const show = (el: Element) => {
       current = el;
-      const r = el.getBoundingClientRect();
+      const r = boxInTop(el);
       Object.assign(highlight.style, {
         display: 'block',
         left: `${r.left}px`,
@@ -112,10 +140,12 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
     const cleanup = () => {
       cancelActive = undefined;
       clearTimeout(timer);
-      window.removeEventListener('mousemove', onMove, true);
-      window.removeEventListener('click', onClick, true);
-      window.removeEventListener('keydown', onKey, true);
-      for (const type of blocked) window.removeEventListener(type, block, true);
+      for (const win of windows) {
+        win.removeEventListener('mousemove', onMove, true);
+        win.removeEventListener('click', onClick, true);
+        win.removeEventListener('keydown', onKey, true);
+        for (const type of blocked) win.removeEventListener(type, block, true);
+      }
       highlight.remove();
       inspector.remove();
       banner.remove();
@@ -123,9 +153,13 @@ export function pick(prompt: string, root: string | undefined, timeoutMs = 600_0
     };
     const timer = setTimeout(() => finish({ picked: false, reason: 'timeout' }), timeoutMs);
     cancelActive = (reason) => finish({ picked: false, reason });
-    window.addEventListener('mousemove', onMove, true);
-    window.addEventListener('click', onClick, true);
-    window.addEventListener('keydown', onKey, true);
-    for (const type of blocked) window.addEventListener(type, block, true);
+    // same-origin iframes are part of what the person sees: hover, click and Esc work inside them too
+    const windows = sameOriginWindows();
+    for (const win of windows) {
+      win.addEventListener('mousemove', onMove, true);
+      win.addEventListener('click', onClick, true);
+      win.addEventListener('keydown', onKey, true);
+      for (const type of blocked) win.addEventListener(type, block, true);
+    }
   });
 }

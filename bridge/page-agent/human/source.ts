@@ -37,50 +37,89 @@ function location(
   };
 }
 
-function fromAttribute(el: Element, root?: string): SourceLocation | undefined {
-  const attr = el.closest('[data-source]')?.getAttribute('data-source');
+/** The element's own data-source, or (nearest: true) the nearest ancestor's. */
+function fromAttribute(el: Element, root: string | undefined, nearest: boolean): SourceLocation | undefined {
+  const attr = (nearest ? el.closest('[data-source]') : el)?.getAttribute('data-source');
   const match = attr ? /^(.*?):(\d+)(?::(\d+))?$/.exec(attr) : null;
   if (!match?.[1]) return undefined;
   return location(match[1], Number(match[2]), match[3] ? Number(match[3]) : undefined, 'data-source', root);
 }
 
-/** The first frame of a stack that is app code (not React, not a dependency). */
-function appFrame(stack: string): { url: string; file: string; line: number; column: number } | undefined {
+interface Frame {
+  url: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Frames of a stack that are app code: not React, not a dependency (Vite serves those pre-bundled, `?v=`). */
+function appFrames(stack: string): Frame[] {
+  const frames: Frame[] = [];
   for (const line of stack.split('\n')) {
     const match = /\(?((?:https?|file):\/\/[^\s()]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!match?.[1]) continue;
     const url = new URL(match[1]);
     if (
-      /node_modules|\/@vite\/|\/@react-refresh|react-dom|jsx-dev-runtime|jsx-runtime|\/aiti\/page\.js/.test(
+      url.searchParams.has('v') ||
+      /node_modules|\/@vite\/|\/@react-refresh|react-dom|jsx-dev-runtime|jsx-runtime|\/\.vite\/|\/deps\/|\/aiti\/page\.js/.test(
         url.pathname,
       )
     )
       continue;
-    return { url: match[1], file: decodeURIComponent(url.pathname), line: Number(match[2]), column: Number(match[3]) };
+    frames.push({
+      url: match[1],
+      file: decodeURIComponent(url.pathname),
+      line: Number(match[2]),
+      column: Number(match[3]),
+    });
   }
+  return frames;
+}
+
+/** owner-stack candidates of the last sourceOf, in order, for resolveSource to map */
+let candidates: Array<{ frame: Frame; component?: string }> = [];
+
+function componentName(fiber: Bag): string | undefined {
+  const type = fiber.type as
+    { displayName?: unknown; name?: unknown; render?: { name?: unknown } } | string | undefined;
+  if (!type || typeof type === 'string') return undefined;
+  for (const name of [type.displayName, type.name, type.render?.name])
+    if (typeof name === 'string' && name) return name.slice(0, 200);
   return undefined;
 }
 
-let lastModuleUrl: string | undefined;
-
+/**
+ * React: the element's fiber, then up its owners (the components that created it). Each owner's _debugStack
+ * (React 19) or _debugSource (React ≤ 18) says where its element was written; the first that is app code is the
+ * line to open, and that owner is the component written there (an MUI Button's <button> leads to the line of
+ * `<Button>` in your file, not to MUI's source or the enclosing tag).
+ */
 function fromReact(el: Element, root?: string): SourceLocation | undefined {
-  lastModuleUrl = undefined;
+  candidates = [];
   for (let node: Element | null = el; node; node = parent(node)) {
     const key = Object.keys(node).find((k) => k.startsWith('__reactFiber$'));
     if (!key) continue;
     let fiber = (node as unknown as Bag)[key] as Bag | undefined;
-    for (let hops = 0; fiber && hops < 50; hops++, fiber = fiber.return as Bag | undefined) {
+    for (let hops = 0; fiber && hops < 50; hops++, fiber = (fiber._debugOwner ?? undefined) as Bag | undefined) {
+      const component = componentName(fiber);
       const source = fiber._debugSource as
         { fileName?: string; lineNumber?: number; columnNumber?: number } | undefined;
-      if (source?.fileName) return location(source.fileName, source.lineNumber, source.columnNumber, 'react', root);
+      if (source?.fileName && !/node_modules/.test(source.fileName) && !candidates.length)
+        return {
+          ...location(source.fileName, source.lineNumber, source.columnNumber, 'react', root),
+          ...(component ? { component } : {}),
+        };
       const stack = fiber._debugStack as { stack?: string } | undefined;
-      const frame = typeof stack?.stack === 'string' ? appFrame(stack.stack) : undefined;
-      if (frame) {
-        lastModuleUrl = frame.url;
-        return location(frame.file, frame.line, frame.column, 'react-owner-stack', root);
-      }
+      const [frame] = typeof stack?.stack === 'string' ? appFrames(stack.stack) : [];
+      if (frame) candidates.push({ frame, ...(component ? { component } : {}) });
     }
-    return undefined;
+    const [first] = candidates;
+    if (!first) return undefined;
+    const { frame, component } = first;
+    return {
+      ...location(frame.file, frame.line, frame.column, 'react-owner-stack', root),
+      ...(component ? { component } : {}),
+    };
   }
   return undefined;
 }
@@ -96,18 +135,42 @@ function fromVue(el: Element, root?: string): SourceLocation | undefined {
   return undefined;
 }
 
+/** A path Svelte gives relative to the working directory: strip the part the project root already ends with. */
+function underRoot(root: string | undefined, file: string): string {
+  if (!root || file.startsWith('/')) return file;
+  const parts = root.replace(/[\\/]+$/, '').split(/[\\/]/);
+  for (let i = 1; i < parts.length; i++) {
+    const tail = parts.slice(i).join('/');
+    if (tail && file.startsWith(`${tail}/`)) return file.slice(tail.length + 1);
+  }
+  return file;
+}
+
 function fromSvelte(el: Element, root?: string): SourceLocation | undefined {
   for (let node: Element | null = el; node; node = parent(node)) {
     const meta = (node as unknown as Bag).__svelte_meta as
-      { loc?: { file?: string; line?: number; column?: number } } | undefined;
-    if (meta?.loc?.file)
-      return location(meta.loc.file, (meta.loc.line ?? 0) + 1, (meta.loc.column ?? 0) + 1, 'svelte', root);
+      { loc?: { file?: string; line?: number; column?: number; char?: number } } | undefined;
+    const loc = meta?.loc;
+    if (!loc?.file) continue;
+    // Svelte 4 counts lines from 0 (and gives `char`); Svelte 5 from 1. Columns count from 0 in both.
+    const line = (loc.line ?? 0) + (loc.char !== undefined ? 1 : 0);
+    return location(underRoot(root, loc.file), line, (loc.column ?? 0) + 1, 'svelte', root);
   }
   return undefined;
 }
 
+/**
+ * The element's own data-source first (exact, written by the plugin), then the framework's record of the
+ * component that rendered it, and only then the nearest ancestor's data-source (a tag around it, less exact).
+ */
 export function sourceOf(el: Element, root?: string): SourceLocation | undefined {
-  return fromAttribute(el, root) ?? fromReact(el, root) ?? fromVue(el, root) ?? fromSvelte(el, root);
+  return (
+    fromAttribute(el, root, false) ??
+    fromReact(el, root) ??
+    fromVue(el, root) ??
+    fromSvelte(el, root) ??
+    fromAttribute(el, root, true)
+  );
 }
 
 /**
@@ -116,12 +179,17 @@ export function sourceOf(el: Element, root?: string): SourceLocation | undefined
  */
 export async function resolveSource(el: Element, root?: string): Promise<SourceLocation | undefined> {
   const found = sourceOf(el, root);
-  const moduleUrl = lastModuleUrl;
-  if (found?.via !== 'react-owner-stack' || !moduleUrl || !found.line) return found;
-  const mapped = await mapToSource(moduleUrl, found.line, found.column ?? 1);
-  if (!mapped) return found;
-  return {
-    ...location(mapped.file, mapped.line, mapped.column, 'react-owner-stack', root),
-    via: 'react-owner-stack+sourcemap',
-  };
+  if (found?.via !== 'react-owner-stack') return found;
+  // the first owner whose line maps to a file you wrote (a served module can still map into a dependency)
+  for (const { frame, component } of [...candidates]) {
+    const mapped = await mapToSource(frame.url, frame.line, frame.column);
+    if (!mapped) return found;
+    if (/\/node_modules\//.test(mapped.file)) continue;
+    return {
+      ...location(mapped.file, mapped.line, mapped.column, 'react-owner-stack', root),
+      via: 'react-owner-stack+sourcemap',
+      ...(component ? { component } : {}),
+    };
+  }
+  return found;
 }

@@ -1,4 +1,4 @@
-import { quietNetwork } from '../watch/network.js';
+import { agentFetch } from '../watch/network.js';
 
 /**
  * Maps a position in a served module back to its source through the module's source map (Vite serves inline
@@ -68,7 +68,7 @@ export function originalPosition(
 const maps = new Map<string, Promise<RawMap | undefined>>();
 
 async function loadMap(moduleUrl: string): Promise<RawMap | undefined> {
-  const res = await quietNetwork(() => fetch(moduleUrl, { credentials: 'same-origin' }));
+  const res = await agentFetch(moduleUrl, { credentials: 'same-origin' });
   if (!res.ok) return undefined;
   const code = await res.text();
   const match = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code);
@@ -82,7 +82,7 @@ async function loadMap(moduleUrl: string): Promise<RawMap | undefined> {
       : decodeURIComponent(body);
     return JSON.parse(json) as RawMap;
   }
-  const mapRes = await quietNetwork(() => fetch(new URL(ref, moduleUrl), { credentials: 'same-origin' }));
+  const mapRes = await agentFetch(new URL(ref, moduleUrl), { credentials: 'same-origin' });
   return mapRes.ok ? ((await mapRes.json()) as RawMap) : undefined;
 }
 

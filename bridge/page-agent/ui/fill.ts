@@ -5,11 +5,13 @@ import { clickSequence } from '../commands/events.js';
 import { label as describe } from '../commands/input.js';
 import { fireChange, fireInput, isTextControl, setEditableText, setNativeValue } from '../commands/values.js';
 import { nameOf, roleOf } from '../dom/aria.js';
-import { REF_PATTERN } from '../dom/refs.js';
-import { selectorFor } from '../dom/selector.js';
+import { isRef } from '../dom/refs.js';
+import { stableSelectorFor } from '../dom/selector.js';
 import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
-import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { chooseOption, isComposite, OptionError } from './combobox.js';
+import { fieldValue } from './scan.js';
+import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 type Value = PageCommandArgs<'UI.fill'>['fields'][string];
 
@@ -39,12 +41,13 @@ function findScope(dialog: string | undefined): Element | Document {
 }
 
 function scopeName(scope: Element | Document): string {
-  return isA(scope, Document) ? 'the page' : `dialog ${JSON.stringify(surfaceTitle(scope))}`;
+  if (isA(scope, Document)) return scope === document ? 'the page' : `the frame ${scope.location.pathname}`;
+  return `dialog ${JSON.stringify(surfaceTitle(scope))}`;
 }
 
 /** The field a key names: css=/ref, else label, placeholder, name or id (exact first, then contained). */
 function findField(key: string, fields: Element[]): Element | undefined {
-  if (key.startsWith('css=') || key.startsWith('text=') || REF_PATTERN.test(key)) return findAll(key)[0];
+  if (key.startsWith('css=') || key.startsWith('text=') || isRef(key)) return findAll(key)[0];
   const wanted = clean(key);
   const keys = (el: Element) =>
     [fieldLabel(el), el.getAttribute('placeholder'), el.getAttribute('name'), el.id, el.getAttribute('aria-label')]
@@ -68,12 +71,34 @@ function clickable(el: Element): Element {
   return isVisible(el) ? el : ((el as HTMLInputElement).labels?.[0] ?? el);
 }
 
-/** Sets one field the way a person would end up with it, through the events frameworks listen to. */
-function setField(el: Element, value: Value, fields: Element[]): string | boolean | string[] {
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+type Shown = string | boolean | string[];
+
+/** A field the widget did not take (no such option, it would not open): recorded, and the fill goes on. */
+class NotTaken extends Error {}
+
+/**
+ * Sets one field the way a person would end up with it, through the events frameworks listen to. Returns what
+ * the field should show afterwards; the caller reads back what it does show once the app has re-rendered.
+ */
+async function setField(el: Element, value: Value, fields: Element[]): Promise<Shown> {
+  if (isDisabled(el)) throw new NotTaken(`${describe(el)} is disabled`);
+  if (isComposite(el)) {
+    const wanted = Array.isArray(value) ? value : [String(value)];
+    const chosen: string[] = [];
+    for (const one of wanted) {
+      try {
+        chosen.push(await chooseOption(el, one, describe(el)));
+      } catch (error) {
+        // a text combobox may take free text (freeSolo, datalist): the read-back decides
+        if (!(error instanceof OptionError) || !isTextControl(el)) throw new NotTaken((error as Error).message);
+        chosen.push(one);
+      }
+    }
+    return Array.isArray(value) ? chosen : (chosen[0] ?? '');
+  }
   if (isA(el, HTMLInputElement) && el.type === 'checkbox') {
     if (el.checked !== truthy(value)) clickSequence(clickable(el));
-    return el.checked;
+    return truthy(value);
   }
   if (isA(el, HTMLInputElement) && el.type === 'radio') {
     const group = fields.filter((f) => isA(f, HTMLInputElement) && f.type === 'radio' && f.name === el.name);
@@ -83,7 +108,7 @@ function setField(el: Element, value: Value, fields: Element[]): string | boolea
         ? el
         : group.find((f) => clean(optionLabel(f)) === wanted || clean((f as HTMLInputElement).value) === wanted);
     if (!option)
-      throw new Error(
+      throw new NotTaken(
         `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${group.map((f) => JSON.stringify(optionLabel(f))).join(', ')}`,
       );
     if (!(option as HTMLInputElement).checked) clickSequence(clickable(option));
@@ -93,7 +118,7 @@ function setField(el: Element, value: Value, fields: Element[]): string | boolea
     const wanted = (Array.isArray(value) ? value : [String(value)]).map(clean);
     const matches = [...el.options].filter((o) => wanted.includes(clean(o.value)) || wanted.includes(clean(o.text)));
     if (!matches.length)
-      throw new Error(
+      throw new NotTaken(
         `no option ${JSON.stringify(value)} in ${describe(el)}; options: ${[...el.options].map((o) => JSON.stringify(normalize(o.text))).join(', ')}`,
       );
     if (el.multiple) for (const o of el.options) o.selected = matches.includes(o);
@@ -109,18 +134,40 @@ function setField(el: Element, value: Value, fields: Element[]): string | boolea
     fireInput(el, text);
     fireChange(el);
     el.blur();
-    return el.type === 'password' ? '•'.repeat(Math.min(8, text.length)) : el.value;
+    return text;
   }
   if (isA(el, HTMLElement) && el.isContentEditable) {
     setEditableText(el, String(value));
-    return normalize(el.innerText);
+    return String(value);
   }
   const role = roleOf(el);
   if (role === 'checkbox' || role === 'switch' || role === 'radio') {
     if ((el.getAttribute('aria-checked') === 'true') !== truthy(value)) clickSequence(el);
-    return el.getAttribute('aria-checked') === 'true';
+    return truthy(value);
   }
-  throw new Error(`${describe(el)} is not a field form_fill can set; use page_exec with Input.click or Input.type`);
+  throw new NotTaken(`${describe(el)} is not a field form_fill can set; use page_exec with Input.click or Input.type`);
+}
+
+/** Whether what the field shows is what was set (text compared without case and spacing). */
+function kept(expected: Shown, shows: Shown): boolean {
+  if (typeof expected === 'boolean') return shows === expected;
+  const norm = (v: Shown) =>
+    Array.isArray(v)
+      ? v
+          .map((x) => clean(x))
+          .sort()
+          .join('|')
+      : clean(String(v));
+  if (Array.isArray(expected) && !Array.isArray(shows))
+    return expected.every((x) => clean(String(shows)).includes(clean(x)));
+  return norm(expected) === norm(shows);
+}
+
+/** A password is never echoed back. */
+function masked(el: Element, value: Shown): Shown {
+  return isA(el, HTMLInputElement) && el.type === 'password' && typeof value === 'string'
+    ? '•'.repeat(Math.min(8, value.length))
+    : value;
 }
 
 function findButton(wanted: string, scope: Element | Document): Element {
@@ -130,7 +177,7 @@ function findButton(wanted: string, scope: Element | Document): Element {
   const found =
     buttons.find((b) => name(b) === text) ??
     buttons.find((b) => name(b).includes(text)) ??
-    (wanted.startsWith('css=') || REF_PATTERN.test(wanted) ? resolveTarget(wanted) : undefined);
+    (wanted.startsWith('css=') || isRef(wanted) ? resolveTarget(wanted) : undefined);
   if (!found)
     throw new Error(
       `the fields were filled, but no button ${JSON.stringify(wanted)} is in ${scopeName(scope)}; buttons there: ${buttons.map((b) => JSON.stringify(nameOf(b, roleOf(b)))).join(', ') || 'none'}`,
@@ -150,29 +197,82 @@ async function stillOpenAfterSubmit(dialog: Element, settleMs = 1500): Promise<b
   return true;
 }
 
-/** form_fill: every field is found before any is set, so a typo changes nothing. */
-export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResult> {
+/** Where the keys are: the chosen scope, else (no dialog asked for) a same-origin iframe that has them all. */
+function locate(args: PageCommandArgs<'UI.fill'>): {
+  scope: Element | Document;
+  plan: Array<[string, Element, Value]>;
+} {
   const scope = findScope(args.dialog);
+  const attempt = (where: Element | Document) => {
+    const fields = fieldsIn(where);
+    const plan: Array<[string, Element, Value]> = [];
+    const missing: string[] = [];
+    for (const [key, value] of Object.entries(args.fields)) {
+      const el = findField(key, fields);
+      if (el) plan.push([key, el, value]);
+      else missing.push(key);
+    }
+    return { plan, missing, fields };
+  };
+  const first = attempt(scope);
+  if (!first.missing.length) return { scope, plan: first.plan };
+  if (args.dialog === undefined && isA(scope, Document))
+    for (const doc of frameDocuments(document)) {
+      const inFrame = attempt(doc);
+      if (!inFrame.missing.length) return { scope: doc, plan: inFrame.plan };
+    }
+  const known = [...new Set(first.fields.map(fieldLabel).filter(Boolean))].map((l) => JSON.stringify(l)).join(', ');
+  throw new Error(
+    `no field matches ${first.missing.map((m) => JSON.stringify(m)).join(', ')} in ${scopeName(scope)}; nothing was filled. Fields there: ${known || 'none'} (call self_ui for selectors)`,
+  );
+}
+
+/**
+ * form_fill: every field is found before any is set, so a typo changes nothing. After setting them all, focus
+ * leaves the last field and the app re-renders; then each field is read back, and one whose value the app did
+ * not keep is reported under notFilled with what it shows instead (and the button is not pressed).
+ */
+export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResult> {
+  const { scope, plan } = locate(args);
   const fields = fieldsIn(scope);
-  const plan: Array<[string, Element, Value]> = [];
-  const missing: string[] = [];
-  for (const [key, value] of Object.entries(args.fields)) {
-    const el = findField(key, fields);
-    if (el) plan.push([key, el, value]);
-    else missing.push(key);
-  }
-  if (missing.length) {
-    const known = [...new Set(fields.map(fieldLabel).filter(Boolean))].map((l) => JSON.stringify(l)).join(', ');
-    throw new Error(
-      `no field matches ${missing.map((m) => JSON.stringify(m)).join(', ')} in ${scopeName(scope)}; nothing was filled. Fields there: ${known || 'none'} (call self_ui for selectors)`,
-    );
-  }
-  const filled: UiFillResult['filled'] = [];
+  const expected: Array<{ key: string; el: Element; want: Shown; value: Value }> = [];
+  const notFilled: NonNullable<UiFillResult['notFilled']> = [];
   for (const [key, el, value] of plan) {
-    filled.push({ field: key, selector: selectorFor(el), value: setField(el, value, fields) });
+    try {
+      expected.push({ key, el, value, want: await setField(el, value, fields) });
+    } catch (error) {
+      if (!(error instanceof NotTaken)) throw error;
+      notFilled.push({ field: key, wanted: value, shows: fieldValue(el), reason: error.message });
+    }
     await frame();
   }
+  // blur: widgets such as MUI Autocomplete settle their value when focus leaves them
+  const active = (isA(scope, Document) ? scope : scope.ownerDocument).activeElement;
+  if (isA(active, HTMLElement) && plan.some(([, el]) => el === active || el.contains(active))) active.blur();
+  await frame();
+  await frame();
+  const filled: UiFillResult['filled'] = [];
+  for (const { key, el, want, value } of expected) {
+    // a re-render may have replaced the element: read the field the key names now
+    const now = el.isConnected ? el : (findField(key, fieldsIn(scope)) ?? el);
+    const shows = fieldValue(now);
+    if (kept(want, shows)) {
+      const selector = stableSelectorFor(now);
+      filled.push({ field: key, ...(selector ? { selector } : {}), value: masked(now, shows) });
+    } else
+      notFilled.push({
+        field: key,
+        wanted: masked(now, typeof value === 'number' ? String(value) : value),
+        shows: masked(now, shows),
+        reason: 'the app did not keep the value',
+      });
+  }
   const result: UiFillResult = { scope: scopeName(scope), filled };
+  if (notFilled.length) {
+    result.notFilled = notFilled;
+    if (args.button) result.note = `${JSON.stringify(args.button)} was not pressed because some fields were not filled`;
+    return result;
+  }
   if (args.button) {
     const button = findButton(args.button, scope);
     if (isDisabled(button))

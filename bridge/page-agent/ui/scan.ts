@@ -3,11 +3,15 @@ import type { UiButton, UiField, UiScanResult, UiSurface } from '../../protocol/
 import { nameOf, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { refFor } from '../dom/refs.js';
-import { selectorFor } from '../dom/selector.js';
+import { stableSelectorFor } from '../dom/selector.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
-import { buttonsIn, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { isComposite, optionText, shownChoice } from './combobox.js';
+import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
-function fieldType(el: Element): string {
+export function fieldType(el: Element): string {
+  const role = el.getAttribute('role');
+  // an input that is really a combobox (Autocomplete) or a switch is filled as one
+  if (role === 'combobox' || role === 'switch' || role === 'listbox') return role;
   if (isA(el, HTMLInputElement)) return el.type;
   if (isA(el, HTMLSelectElement)) return el.multiple ? 'select-multiple' : 'select';
   if (isA(el, HTMLTextAreaElement)) return 'textarea';
@@ -15,9 +19,23 @@ function fieldType(el: Element): string {
   return roleOf(el) || el.localName;
 }
 
-function fieldValue(el: Element): string | boolean | string[] {
+/** What the field shows now: the value a person reads, after the app's own rendering. */
+export function fieldValue(el: Element): string | boolean | string[] {
+  if (isComposite(el)) {
+    if (el.getAttribute('role') === 'listbox')
+      return [...el.querySelectorAll('[role=option][aria-selected=true]')].map(optionText);
+    return shownChoice(el);
+  }
   if (isA(el, HTMLInputElement)) {
     if (el.type === 'checkbox') return el.checked;
+    if (el.type === 'radio') {
+      // a radio stands for its group: the label of the checked option
+      const group = el.name
+        ? [...el.ownerDocument.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${CSS.escape(el.name)}"]`)]
+        : [el];
+      const checked = group.find((r) => r.form === el.form && r.checked);
+      return checked ? optionLabel(checked) : '';
+    }
     if (el.type === 'password') return el.value ? '•'.repeat(Math.min(8, el.value.length)) : '';
     return el.value;
   }
@@ -28,6 +46,10 @@ function fieldValue(el: Element): string | boolean | string[] {
   if (isA(el, HTMLTextAreaElement)) return el.value;
   if (el.hasAttribute('aria-checked')) return el.getAttribute('aria-checked') === 'true';
   return normalize((el as HTMLElement).innerText);
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value ? { [key]: value } : {}) as { [P in K]?: string };
 }
 
 function describeFields(elements: Element[]): UiField[] {
@@ -45,7 +67,7 @@ function describeFields(elements: Element[]): UiField[] {
           ref: refFor(el),
           type: 'radio',
           value: '',
-          required: el.required,
+          ...(el.required ? { required: true } : {}),
           options: [],
         };
         radioGroups.set(key, group);
@@ -57,14 +79,16 @@ function describeFields(elements: Element[]): UiField[] {
     }
     const placeholder = el.getAttribute('placeholder') ?? undefined;
     const name = el.getAttribute('name') ?? undefined;
+    const selector = stableSelectorFor(el);
+    const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     fields.push({
       label: fieldLabel(el),
       ...(name ? { name } : {}),
-      selector: selectorFor(el),
+      ...(selector ? { selector } : {}),
       ref: refFor(el),
       type: fieldType(el),
       value: fieldValue(el),
-      required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
+      ...(required ? { required } : {}),
       ...(isDisabled(el) ? { disabled: true } : {}),
       ...(placeholder ? { placeholder } : {}),
       ...(isA(el, HTMLSelectElement) ? { options: [...el.options].map((o) => normalize(o.text)) } : {}),
@@ -76,7 +100,7 @@ function describeFields(elements: Element[]): UiField[] {
 function describeButtons(elements: Element[]): UiButton[] {
   return elements.map((el) => ({
     label: nameOf(el, roleOf(el)) || el.getAttribute('value') || '',
-    selector: selectorFor(el),
+    ...optional('selector', stableSelectorFor(el)),
     ref: refFor(el),
     ...(isA(el, HTMLButtonElement) || isA(el, HTMLInputElement) ? { type: el.type } : {}),
     ...(isDisabled(el) ? { disabled: true } : {}),
@@ -87,7 +111,7 @@ export function describeSurface(el: Element, kind: 'dialog' | 'form'): UiSurface
   return {
     kind,
     title: surfaceTitle(el),
-    selector: selectorFor(el),
+    ...optional('selector', stableSelectorFor(el)),
     ref: refFor(el),
     ...(kind === 'dialog'
       ? { modal: el.getAttribute('aria-modal') === 'true' || (isA(el, HTMLDialogElement) && el.matches(':modal')) }
@@ -103,6 +127,10 @@ export function scan(): UiScanResult {
   const outside = (el: Element) => !dialogs.some((d) => d.contains(el));
   const forms = deepQueryAll('form').filter((f) => isVisible(f) && outside(f));
   const surfaces = forms.map((form) => describeSurface(form, 'form'));
+  // forms of same-origin iframes: form_fill reaches them too (by label, without frameId)
+  for (const doc of frameDocuments())
+    for (const form of deepQueryAll('form', doc).filter(isVisible))
+      surfaces.push({ ...describeSurface(form, 'form'), frame: doc.location.pathname });
   const loose = fieldsIn(document).filter((el) => outside(el) && !el.closest('form'));
   if (loose.length) {
     const buttons = buttonsIn(document).filter((el) => outside(el) && !el.closest('form'));

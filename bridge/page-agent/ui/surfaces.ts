@@ -42,19 +42,36 @@ const FIELD_SELECTOR = [
   '[role=checkbox]:not(input)',
   '[role=switch]:not(input)',
   '[role=radio]:not(input)',
+  // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox
+  '[role=combobox]:not(input)',
+  '[role=listbox]:not(select)',
 ].join(', ');
 
 const BUTTON_SELECTOR = 'button, input[type=submit], input[type=button], input[type=reset], [role=button]';
 
 function inScope(scope: Element | Document, selector: string): Element[] {
-  if (isA(scope, Document)) return deepQueryAll(selector);
+  if (isA(scope, Document)) return deepQueryAll(selector, scope);
   const found = [...scope.querySelectorAll(selector)];
   if (scope.shadowRoot) found.push(...deepQueryAll(selector, scope.shadowRoot));
   return found;
 }
 
+/** Hidden from assistive technology: a library's shadow input (MUI Select's native input) or content behind a modal. */
+function ariaHidden(el: Element): boolean {
+  return Boolean(el.closest('[aria-hidden=true], [inert]'));
+}
+
+/** A listbox that is the popup of a combobox is part of that combobox, not a field of its own. */
+function popupOfCombobox(el: Element): boolean {
+  if (el.getAttribute('role') !== 'listbox' || !el.id) return false;
+  return Boolean(
+    el.ownerDocument.querySelector(`[aria-controls~="${CSS.escape(el.id)}"], [aria-owns~="${CSS.escape(el.id)}"]`),
+  );
+}
+
 /** A styled checkbox hides its input: it counts when its label shows. */
 function shown(el: Element): boolean {
+  if (ariaHidden(el) || popupOfCombobox(el)) return false;
   if (isVisible(el)) return true;
   const labels = (el as HTMLInputElement).labels;
   return Boolean(labels && [...labels].some(isVisible));
@@ -77,10 +94,14 @@ export function fieldLabel(el: Element): string {
     if (groupName) return groupName;
     const legend = el.closest('fieldset')?.querySelector('legend');
     if (legend) return normalize(legend.textContent);
+    const item = formItemLabel(el);
+    if (item) return item;
     if (el.name) return el.name;
   }
   const label = labelText(el);
   if (label) return label;
+  const item = formItemLabel(el);
+  if (item) return item;
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) return normalize(placeholder);
   const title = el.getAttribute('title');
@@ -89,6 +110,14 @@ export function fieldLabel(el: Element): string {
   if (previous && !previous.matches(FIELD_SELECTOR) && normalize(previous.textContent).length < 60)
     return normalize(previous.textContent);
   return el.getAttribute('name') ?? el.id ?? '';
+}
+
+/** Form items of component libraries (MUI, Ant Design) put the label beside a wrapper, not on the control. */
+function formItemLabel(el: Element): string {
+  const item = el.closest('.MuiFormControl-root, .ant-form-item, [data-slot=form-item]');
+  const label = item?.querySelector('.MuiFormLabel-root, .ant-form-item-label, label');
+  if (!label || label.contains(el)) return '';
+  return normalize(label.textContent);
 }
 
 /** The label of one radio option (its own label), vs fieldLabel which names the whole group. */
@@ -104,4 +133,22 @@ export function surfaceTitle(el: Element): string {
     return normalize(heading?.textContent) || 'form';
   }
   return dialogTitle(el) || 'dialog';
+}
+
+/**
+ * The documents of same-origin iframes a person can use now (cross-origin ones run their own agent: reach them
+ * with frameId); a frame hidden behind a modal dialog (aria-hidden, inert) or not shown is left out.
+ */
+export function frameDocuments(doc: Document = document): Document[] {
+  const docs: Document[] = [];
+  for (const frame of doc.querySelectorAll('iframe, frame')) {
+    if (frame.closest('[aria-hidden=true], [inert]') || !isVisible(frame)) continue;
+    try {
+      const inner = (frame as HTMLIFrameElement).contentDocument;
+      if (inner?.body) docs.push(inner, ...frameDocuments(inner));
+    } catch {
+      // cross-origin
+    }
+  }
+  return docs;
 }

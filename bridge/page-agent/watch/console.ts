@@ -2,6 +2,7 @@ import { isA } from '../dom/realm.js';
 import type { LogEntry } from '../../protocol/page.js';
 import { describeElement } from '../json.js';
 import { cut, type Batcher } from './batch.js';
+import { mapStack, withoutAgentFrames } from './stacks.js';
 
 const LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
 
@@ -43,7 +44,7 @@ function render(args: unknown[]): string {
 }
 
 /** Every console call, all levels, with a stack for errors; the page still sees its own console as before. */
-export function watchConsole(batcher: Batcher): void {
+export function watchConsole(batcher: Batcher, root?: string): void {
   const target = console as unknown as Record<string, (...args: unknown[]) => void>;
   const patch = (method: string, level: LogEntry['level']) => {
     const original = target[method];
@@ -52,15 +53,18 @@ export function watchConsole(batcher: Batcher): void {
       try {
         const error = args.find((a): a is Error => a instanceof Error);
         const stack =
-          level === 'error' ? (error?.stack ?? new Error().stack?.split('\n').slice(2).join('\n')) : undefined;
+          level === 'error' ? (error?.stack ?? new Error().stack?.split('\n').slice(1).join('\n')) : undefined;
         const entry: LogEntry = {
           level,
           text: cut(render(args), 20_000),
-          ...(stack ? { stack: cut(stack, 20_000) } : {}),
           url: location.href.slice(0, 8192),
           at: new Date().toISOString(),
         };
-        batcher.push('page_log', entry);
+        if (!stack) batcher.push('page_log', entry);
+        else
+          void mapStack(stack, root)
+            .catch(() => withoutAgentFrames(stack))
+            .then((mapped) => batcher.push('page_log', { ...entry, stack: cut(mapped, 20_000) }));
       } catch {
         // never let watching break the page's logging
       }

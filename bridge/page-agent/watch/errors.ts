@@ -1,5 +1,6 @@
 import type { PageErrorEntry } from '../../protocol/page.js';
 import { cut, type Batcher } from './batch.js';
+import { mapStack } from './stacks.js';
 
 function describe(reason: unknown): { message: string; stack?: string } {
   if (reason instanceof Error)
@@ -11,8 +12,16 @@ function describe(reason: unknown): { message: string; stack?: string } {
   }
 }
 
+/** Sends an entry once its stack is mapped to the lines written (its `at` keeps the moment it happened). */
+function push(batcher: Batcher, entry: PageErrorEntry, root: string | undefined): void {
+  if (!entry.stack) return batcher.push('page_error', entry);
+  void mapStack(entry.stack, root)
+    .catch(() => entry.stack ?? '')
+    .then((stack) => batcher.push('page_error', { ...entry, stack: cut(stack, 20_000) }));
+}
+
 /** Uncaught errors and unhandled promise rejections. */
-export function watchErrors(batcher: Batcher): void {
+export function watchErrors(batcher: Batcher, root?: string): void {
   window.addEventListener('error', (event) => {
     // resource load failures arrive here too (capture phase only); those show in page_network or the console
     if (!(event instanceof ErrorEvent)) return;
@@ -27,7 +36,7 @@ export function watchErrors(batcher: Batcher): void {
       ...(event.filename ? { source: `${event.filename}:${event.lineno}:${event.colno}`.slice(0, 8192) } : {}),
       at: new Date().toISOString(),
     };
-    batcher.push('page_error', entry);
+    push(batcher, entry, root);
   });
   window.addEventListener('unhandledrejection', (event) => {
     const { message, stack } = describe(event.reason);
@@ -37,6 +46,6 @@ export function watchErrors(batcher: Batcher): void {
       ...(stack ? { stack: cut(stack, 20_000) } : {}),
       at: new Date().toISOString(),
     };
-    batcher.push('page_error', entry);
+    push(batcher, entry, root);
   });
 }

@@ -3,8 +3,17 @@ import { cut, type Batcher } from './batch.js';
 
 /** fetch and XHR: method, URL, status, duration and sizes. Bodies are never read. */
 let quiet = 0;
+let unwatchedFetch: typeof fetch | undefined;
 
-/** Requests made by the agent itself (the screenshot's font and image fetches) are not the page's traffic. */
+/** The agent's own requests (source maps): the browser's fetch, not the watched one, so they never count. */
+export function agentFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  return (unwatchedFetch ?? window.fetch.bind(window))(input, init);
+}
+
+/**
+ * Requests made by the agent itself (the screenshot's font and image fetches) are not the page's traffic. Only
+ * requests that start while `run` is running are left out; one the app started before still counts when it ends.
+ */
 export async function quietNetwork<T>(run: () => Promise<T>): Promise<T> {
   quiet++;
   try {
@@ -39,8 +48,8 @@ function contentLength(value: string | null): number | undefined {
 
 export function watchNetwork(batcher: Batcher, bridgeBase: string): void {
   const ours = (url: string) => url.startsWith(bridgeBase + '/');
-  const record = (entry: Omit<NetworkEntry, 'at' | 'ok' | 'url'> & { url: string }) => {
-    if (quiet > 0 || ours(entry.url)) return;
+  const record = (entry: Omit<NetworkEntry, 'at' | 'ok' | 'url'> & { url: string }, mine: boolean) => {
+    if (mine || ours(entry.url)) return;
     batcher.push('page_network', {
       ...entry,
       url: cut(entry.url, 8192),
@@ -52,33 +61,41 @@ export function watchNetwork(batcher: Batcher, bridgeBase: string): void {
   };
 
   const originalFetch = window.fetch;
+  unwatchedFetch = originalFetch.bind(window);
   window.fetch = async function (input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const started = performance.now();
+    const mine = quiet > 0;
     const request = input instanceof Request ? input : undefined;
     const url = absolute(request ? request.url : String(input));
     const method = init?.method ?? request?.method ?? 'GET';
     const requestSize = bodySize(init?.body);
     try {
       const response = await originalFetch.call(window, input, init);
-      record({
-        type: 'fetch',
-        method,
-        url,
-        status: response.status,
-        durationMs: performance.now() - started,
-        ...(requestSize !== undefined ? { requestSize } : {}),
-        ...optional('responseSize', contentLength(response.headers.get('content-length'))),
-      });
+      record(
+        {
+          type: 'fetch',
+          method,
+          url,
+          status: response.status,
+          durationMs: performance.now() - started,
+          ...(requestSize !== undefined ? { requestSize } : {}),
+          ...optional('responseSize', contentLength(response.headers.get('content-length'))),
+        },
+        mine,
+      );
       return response;
     } catch (error) {
-      record({
-        type: 'fetch',
-        method,
-        url,
-        status: 0,
-        durationMs: performance.now() - started,
-        error: cut(error instanceof Error ? error.message : String(error), 2000),
-      });
+      record(
+        {
+          type: 'fetch',
+          method,
+          url,
+          status: 0,
+          durationMs: performance.now() - started,
+          error: cut(error instanceof Error ? error.message : String(error), 2000),
+        },
+        mine,
+      );
       throw error;
     }
   };
@@ -94,6 +111,7 @@ export function watchNetwork(batcher: Batcher, bridgeBase: string): void {
   proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const meta = info.get(this);
     if (meta) {
+      const mine = quiet > 0;
       meta.started = performance.now();
       meta.requestSize = bodySize(body);
       let failure: string | undefined;
@@ -105,16 +123,19 @@ export function watchNetwork(batcher: Batcher, bridgeBase: string): void {
         let responseSize = contentLength(this.getResponseHeader('content-length'));
         if (responseSize === undefined && (this.responseType === '' || this.responseType === 'text'))
           responseSize = this.responseText.length;
-        record({
-          type: 'xhr',
-          method: meta.method,
-          url: meta.url,
-          status: this.status,
-          durationMs: performance.now() - meta.started,
-          ...optional('requestSize', meta.requestSize),
-          ...optional('responseSize', responseSize),
-          ...(failure ? { error: failure } : {}),
-        });
+        record(
+          {
+            type: 'xhr',
+            method: meta.method,
+            url: meta.url,
+            status: this.status,
+            durationMs: performance.now() - meta.started,
+            ...optional('requestSize', meta.requestSize),
+            ...optional('responseSize', responseSize),
+            ...(failure ? { error: failure } : {}),
+          },
+          mine,
+        );
       });
     }
     return send.call(this, body);

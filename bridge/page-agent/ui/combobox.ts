@@ -1,0 +1,165 @@
+import { isA } from '../dom/realm.js';
+import { clickSequence } from '../commands/events.js';
+import { parseChord, press } from '../commands/keys.js';
+import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
+import { isVisible, normalize } from '../dom/visible.js';
+
+/**
+ * Choosing options in composite widgets (role=combobox / listbox / option): MUI Select and Autocomplete, Radix
+ * Select, Ant Design Select, Headless UI Listbox. The widget is driven the way a person drives it: open it (a
+ * press, or typing into its text box), wait for its list of options, press the option. What it ends up showing
+ * is read back by the caller after the app re-rendered.
+ */
+
+/** The widget did not offer the option: nothing was chosen. */
+export class OptionError extends Error {}
+
+const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 16)));
+
+const fold = (text: string) => normalize(text).toLowerCase();
+
+/** A combobox whose value is a choice from a popup list (not a native select, not a plain text box). */
+export function isComposite(el: Element): boolean {
+  const role = el.getAttribute('role');
+  return role === 'combobox' || role === 'listbox';
+}
+
+function byIds(el: Element, attr: string): Element[] {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return (el.getAttribute(attr) ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
+    .filter((found): found is HTMLElement => Boolean(found));
+}
+
+/** Has a box a person could press: not a 0 px accessibility copy (Ant Design keeps one per option). */
+function pressable(el: Element): boolean {
+  if (!isVisible(el)) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 1 && r.height > 1;
+}
+
+/** Options a person can see: role=option, or Ant Design's visual option rows (its role=option copies are 0 px). */
+function visibleOptions(root: Element | Document): Element[] {
+  const aria = [...root.querySelectorAll('[role=option]')].filter(pressable);
+  if (aria.length) return aria;
+  return [...root.querySelectorAll('.ant-select-item-option')].filter(pressable);
+}
+
+/** The open list of options this widget controls, if it is showing. */
+function openList(combo: Element, before: Set<Element>): Element | undefined {
+  if (combo.getAttribute('role') === 'listbox') return combo;
+  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')])
+    if (isVisible(target) && visibleOptions(target).length) return target;
+  // popups are often portals with no link back: the list that appeared since the widget was opened
+  const doc = combo.ownerDocument;
+  const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(
+    (list) => isVisible(list) && visibleOptions(list).length > 0,
+  );
+  return lists.find((list) => !before.has(list)) ?? lists[lists.length - 1];
+}
+
+function listsNow(doc: Document): Set<Element> {
+  return new Set([...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(isVisible));
+}
+
+async function waitForList(combo: Element, before: Set<Element>, ms: number): Promise<Element | undefined> {
+  const until = Date.now() + ms;
+  do {
+    const list = openList(combo, before);
+    if (list) return list;
+    await frame();
+  } while (Date.now() < until);
+  return undefined;
+}
+
+export function optionText(option: Element): string {
+  return normalize(option.getAttribute('aria-label') || (option as HTMLElement).innerText || option.textContent);
+}
+
+/** Exact label, then data-value/value, then a unique prefix, then a unique substring (case-insensitive). */
+function match(options: Element[], wanted: string): Element | undefined {
+  const w = fold(wanted);
+  const text = (o: Element) => fold(optionText(o));
+  const unique = (list: Element[]) => (list.length === 1 ? list[0] : undefined);
+  return (
+    options.find((o) => text(o) === w) ??
+    options.find((o) =>
+      [o.getAttribute('data-value'), o.getAttribute('value')].some((v) => v !== null && fold(v) === w),
+    ) ??
+    unique(options.filter((o) => text(o).startsWith(w))) ??
+    unique(options.filter((o) => text(o).includes(w)))
+  );
+}
+
+function close(combo: Element): void {
+  press(combo.ownerDocument.activeElement ?? combo, parseChord('Escape'));
+}
+
+/**
+ * Opens `combo` and presses the option named `wanted`. A text combobox (an Autocomplete) gets the text typed
+ * first, so long lists filter down to it. Returns the option's label; an OptionError lists what was offered.
+ */
+export async function chooseOption(combo: Element, wanted: string, what: string): Promise<string> {
+  const doc = combo.ownerDocument;
+  const before = listsNow(doc);
+  // a read-only text box (a select without search) takes no typing: it opens on a press
+  if (isTextControl(combo) && !combo.readOnly) {
+    combo.focus();
+    clickSequence(combo);
+    setNativeValue(combo, wanted);
+    fireInput(combo, wanted);
+  } else if (combo.getAttribute('role') !== 'listbox') {
+    (combo as HTMLElement).focus?.();
+    clickSequence(combo);
+  }
+  let list = await waitForList(combo, before, 800);
+  if (!list && combo.getAttribute('role') !== 'listbox') {
+    // some widgets open from the keyboard only (or toggled shut on the click): ArrowDown is the ARIA way
+    press(combo, parseChord('ArrowDown'));
+    list = await waitForList(combo, before, 800);
+  }
+  if (!list) throw new OptionError(`${what} did not open a list of options when pressed`);
+  const options = visibleOptions(list);
+  const option = match(options, wanted);
+  if (!option) {
+    const offered = options.slice(0, 30).map((o) => JSON.stringify(optionText(o)));
+    close(combo);
+    throw new OptionError(
+      `${what} offers no option ${JSON.stringify(wanted)}; options: ${offered.join(', ') || 'none'}${options.length > 30 ? ' …' : ''}`,
+    );
+  }
+  const label = optionText(option);
+  option.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+  clickSequence(option);
+  await frame();
+  return label;
+}
+
+/** What a combobox shows now: its text box's value, else its own text, else the selection a library renders beside it. */
+export function shownChoice(combo: Element): string {
+  if (isTextControl(combo) && combo.value) return combo.value;
+  if (!isA(combo, HTMLInputElement)) {
+    const own = normalize((combo as HTMLElement).innerText);
+    if (own) return own;
+  }
+  const selection = combo
+    .closest('.ant-select, [data-radix-select-trigger], .MuiAutocomplete-root')
+    ?.querySelector('.ant-select-selection-item, .ant-select-content-has-value, .MuiChip-label');
+  if (selection) return normalize(selection.getAttribute('title') || (selection as HTMLElement).innerText);
+  return isTextControl(combo) ? combo.value : '';
+}
+
+/**
+ * After text was typed into a text combobox (an Autocomplete): press the option whose label is exactly that
+ * text, as a person would, so the app takes the option and does not drop the text on blur. Free text stays.
+ */
+export async function takeExactOption(combo: Element, text: string): Promise<boolean> {
+  const list = await waitForList(combo, new Set(), 300);
+  const option = list ? visibleOptions(list).find((o) => fold(optionText(o)) === fold(text)) : undefined;
+  if (!option) return false;
+  clickSequence(option);
+  await frame();
+  return true;
+}

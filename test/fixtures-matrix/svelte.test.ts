@@ -1,0 +1,24 @@
+import { fixtureSuite } from './suite.js';
+
+fixtureSuite({
+  name: 'svelte-app',
+  title: 'a Svelte 5 app (@sveltejs/vite-plugin-svelte) on a Vite dev server',
+  frameworks: ['Svelte', 'Vite'],
+  fields: [
+    ['Name', 'text'],
+    ['Size', 'select'],
+    ['Plan', 'radio'],
+    ['I agree', 'checkbox'],
+  ],
+  fill: { fields: { Name: 'Rich', Size: 'Large', Plan: 'Pro', 'I agree': true }, button: 'Send' },
+  saved: { name: 'Rich', size: 'l', plan: 'pro', agree: true },
+  sources: [
+    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.svelte', marker: '<h1>' },
+    {
+      what: 'a tag inside a child component',
+      target: (tab) => tab.locator('#name'),
+      file: 'src/NameField.svelte',
+      marker: '<input id="name"',
+    },
+  ],
+});

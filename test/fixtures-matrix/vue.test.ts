@@ -1,0 +1,24 @@
+import { fixtureSuite } from './suite.js';
+
+fixtureSuite({
+  name: 'vue-app',
+  title: 'a Vue 3 single-file-component app (@vitejs/plugin-vue) on a Vite dev server',
+  frameworks: ['Vue', 'Vite'],
+  fields: [
+    ['Name', 'text'],
+    ['Color', 'select'],
+    ['Plan', 'radio'],
+    ['I agree', 'checkbox'],
+  ],
+  fill: { fields: { Name: 'Evan', Color: 'Blue', Plan: 'Pro', 'I agree': true }, button: 'Sign up' },
+  saved: { name: 'Evan', color: 'blue', plan: 'pro', agree: true },
+  sources: [
+    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.vue', marker: '<h1>' },
+    {
+      what: 'a tag inside a child component',
+      target: (tab) => tab.locator('#name'),
+      file: 'src/NameField.vue',
+      marker: '<input id="name"',
+    },
+  ],
+});

@@ -1,0 +1,147 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
+import { chromium, type BrowserContext, type Page as Tab } from 'playwright-core';
+import { createServer, type PluginOption } from 'vite';
+import { createBridge, type Bridge } from '../../bridge/bridge.js';
+import { aitiBridge } from '../../bridge/vite-plugin.js';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+
+/** The component-library fixtures under test/fixtures/, each a small app that shows its own state. */
+export type FixtureName = 'mui-app' | 'radix-app' | 'antd-app' | 'vue-app' | 'svelte-app';
+
+interface FixtureSpec {
+  plugins: () => PluginOption[];
+  /** pre-bundled at start: a dependency found later makes Vite reload the page under the test */
+  deps: string[];
+}
+
+const REACT_DEPS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
+
+const FIXTURES: Record<FixtureName, FixtureSpec> = {
+  'mui-app': {
+    plugins: () => [react()],
+    deps: [
+      ...REACT_DEPS,
+      ...[
+        'Autocomplete',
+        'Button',
+        'Checkbox',
+        'Dialog',
+        'DialogActions',
+        'DialogContent',
+        'DialogTitle',
+        'FormControl',
+        'FormControlLabel',
+        'FormLabel',
+        'InputLabel',
+        'MenuItem',
+        'Radio',
+        'RadioGroup',
+        'Select',
+        'Stack',
+        'Switch',
+        'TextField',
+      ].map((name) => `@mui/material/${name}`),
+    ],
+  },
+  'radix-app': { plugins: () => [react()], deps: [...REACT_DEPS, '@radix-ui/react-select'] },
+  'antd-app': { plugins: () => [react()], deps: [...REACT_DEPS, 'antd'] },
+  'vue-app': { plugins: () => [vue()], deps: ['vue'] },
+  'svelte-app': {
+    plugins: () => [svelte()],
+    deps: ['svelte', 'svelte/internal/client', 'svelte/internal/disclose-version'],
+  },
+};
+
+/**
+ * One fixture world per test file: a bridge on port 0, the fixture served by a real Vite dev server with the
+ * @aiti-ai/aiti-bridge/vite plugin, and one headless Chromium. Started in beforeAll and closed in afterAll, so a file pays
+ * for Vite's dependency bundling and the browser start once; each test opens its own tab (its own page).
+ */
+export interface FixtureWorld {
+  bridge: Bridge;
+  /** the app's URL on the Vite dev server */
+  url: string;
+  /** the fixture's directory (the Vite root, where data-source paths start) */
+  root: string;
+  browser: BrowserContext;
+  /** the next file the editor command was asked to open (`file:line:column`), waiting up to 5 s */
+  opened(): Promise<string>;
+  /** a new tab on the app, once its page agent is connected; returns the tab */
+  open(path?: string): Promise<Tab>;
+  close(): Promise<void>;
+}
+
+export async function startFixture(name: FixtureName): Promise<FixtureWorld> {
+  const spec = FIXTURES[name];
+  const root = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+  const scratch = mkdtempSync(join(tmpdir(), `aiti-${name}-`));
+  // the editor Alt+click runs: a script that records what it was asked to open
+  const record = join(scratch, 'opened.json');
+  const editor = join(scratch, 'editor.cjs');
+  writeFileSync(
+    editor,
+    `require('fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)))`,
+  );
+  const bridge = await createBridge({
+    port: 0,
+    dataDir: join(scratch, 'data'),
+    openCmd: `"${process.execPath}" "${editor}" --goto {file}:{line}:{column}`,
+  });
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    cacheDir: join(scratch, 'vite-cache'),
+    plugins: [...spec.plugins(), aitiBridge({ bridgeUrl: bridge.url })],
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { include: spec.deps },
+  });
+  await server.listen();
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('the Vite dev server did not report its URL');
+  const browser = await chromium.launchPersistentContext(join(scratch, 'profile'), {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  // the first load waits for Vite's dependency bundling (seconds for antd): pay it here, not in a test
+  const warm = await browser.newPage();
+  await warm.goto(url, { timeout: 100_000 });
+  await warm.waitForSelector('#state', { timeout: 100_000 });
+  await warm.close();
+  return {
+    bridge,
+    url,
+    root,
+    browser,
+    async opened() {
+      const until = Date.now() + 5000;
+      // the editor creates the file, then writes it: wait for the content
+      while (!existsSync(record) || !readFileSync(record, 'utf8')) {
+        if (Date.now() > until) throw new Error('the editor command did not run within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const [, location] = JSON.parse(readFileSync(record, 'utf8')) as string[];
+      rmSync(record);
+      return location ?? '';
+    },
+    async open(path = '') {
+      const tab = await browser.newPage();
+      await tab.goto(new URL(path, url).href);
+      return tab;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+      await bridge.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
