@@ -7,7 +7,9 @@ import type { BridgeContext } from './context.js';
 import { createApp } from './http/app.js';
 import { HumanHub } from './window/hub.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
-import { broadcastAgents, composeState } from './window/state.js';
+import { agentRows, broadcastAgents, composeState } from './window/state.js';
+import { WindowFeed } from './window/feed.js';
+import { LimitCounters, resolveLimits } from './limits.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
@@ -52,7 +54,9 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   }
   const token = loadOrCreateToken(appDir, config.token);
   let origins: string[] = [];
-  const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir });
+  const limits = new LimitCounters(resolveLimits(config.limits));
+  const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir, limits });
+  const hub = new HumanHub(() => composeState(context));
   const context: BridgeContext = {
     config,
     appDir,
@@ -64,9 +68,16 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     log,
     pages,
     requests: new PageRequests(pages, config.commandTimeoutMs),
-    buffers: new PageBuffers(),
+    buffers: new PageBuffers(limits),
     pageEvents: new PageEventBus(),
-    hub: new HumanHub(() => composeState(context)),
+    hub,
+    windowFeed: new WindowFeed({
+      hub,
+      pages,
+      agents: () => agentRows(context),
+      coalesceMs: limits.limits.windowCoalesceMs,
+    }),
+    limits,
     agents: new AgentRegistry(config.ttlMs),
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
     images: new ImageStore(appDir),
@@ -104,6 +115,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await answers.settled();
+        context.windowFeed.close();
         context.hub.close();
         pages.close();
         context.agents.close();

@@ -1,8 +1,10 @@
 import type { AgentRegistry } from './agents/registry.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
+import type { LimitCounters } from './limits.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './window/hub.js';
+import type { WindowFeed } from './window/feed.js';
 import type { Inbox } from './inbox/inbox.js';
 import type { ImageStore } from './images/store.js';
 import type { PageBuffers } from './pages/buffers.js';
@@ -24,6 +26,10 @@ export interface BridgeContext {
   buffers: PageBuffers;
   pageEvents: PageEventBus;
   hub: HumanHub;
+  /** coalesced pages and agents updates for the window */
+  windowFeed: WindowFeed;
+  /** the resource limits in force and their refusal counts (bridge_status) */
+  limits: LimitCounters;
   agents: AgentRegistry;
   /** every agent's messages and the durable journal behind them */
   inbox: Inbox;
