@@ -10,6 +10,7 @@ import { openInbox, watchInbox } from './inbox/setup.js';
 import { agentRows, broadcastAgents, composeState } from './window/state.js';
 import { WindowFeed } from './window/feed.js';
 import { LimitCounters, resolveLimits } from './limits.js';
+import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
@@ -53,6 +54,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     );
   }
   const token = loadOrCreateToken(appDir, config.token);
+  const agentToken = loadOrCreateToken(appDir, undefined, 'agent-token');
   let origins: string[] = [];
   const limits = new LimitCounters(resolveLimits(config.limits));
   const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir, limits });
@@ -61,6 +63,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     config,
     appDir,
     token,
+    agentToken,
+    claims: new AgentClaims(join(appDir, 'agent-ids.json')),
     version: bridgeVersion(),
     // replays the journal before the bridge listens
     inbox: openInbox({ appDir, version: bridgeVersion(), log }),

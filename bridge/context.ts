@@ -1,3 +1,4 @@
+import type { AgentClaims } from './agents/claims.js';
 import type { AgentRegistry } from './agents/registry.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
@@ -18,6 +19,10 @@ export interface BridgeContext {
   /** `<dataDir>/aiti-bridge` */
   appDir: string;
   token: string;
+  /** the agents' token on the MCP endpoint with --mcp-auth (`<appDir>/agent-token`); refused by window routes */
+  agentToken: string;
+  /** which agent ids were taken, by whom, and the hashes of their agentKeys */
+  claims: AgentClaims;
   version: string;
   startedAt: number;
   log: Logger;

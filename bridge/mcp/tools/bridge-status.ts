@@ -63,8 +63,18 @@ export const bridgeStatus = defineTool({
       ...(structured.disconnectedPages.length ? [`disconnected: ${structured.disconnectedPages.join(', ')}`] : []),
       `agents online: ${agentList(structured.agents.online)}`,
       ...(structured.agents.offline.length ? [`agents offline: ${agentList(structured.agents.offline)}`] : []),
+      ...limitLines(structured.limits),
       `human: ${structured.humanAway ? 'away' : 'present'}; bridge ${bridge.version}, up ${Math.round(structured.uptimeMs / 1000)} s`,
     ].join('\n');
     return { structured, summary, text };
   },
 });
+
+/** One line naming the limits that refused or dropped something (the numbers are in structuredContent). */
+function limitLines(limits: Record<string, { limit: number; refused: number }>): string[] {
+  const hit = Object.entries(limits).filter(([, line]) => line.refused > 0);
+  if (!hit.length) return [];
+  return [
+    `limits reached: ${hit.map(([name, line]) => `${name} (limit ${line.limit}, ${line.refused} refused)`).join(', ')}`,
+  ];
+}
