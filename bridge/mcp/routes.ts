@@ -5,6 +5,7 @@ import type { RouteSetup } from '../http/zones.js';
 import { readJson } from '../http/body.js';
 import type { BridgeContext } from '../context.js';
 import type { AgentTransport } from '../agents/registry.js';
+import type { LimitCounters } from '../limits.js';
 import { AgentId } from '../protocol/index.js';
 import { claimProblem } from '../agents/identity.js';
 import { carriesToken, createMcpServer } from './server.js';
@@ -80,8 +81,10 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
   ctx.respond = false;
   const isStream = ctx.method === 'GET' && response.ok && Boolean(response.body);
   if (isStream) ctx.res.once('close', () => session.streamClosed());
+  const limits = (ctx.state as { limits?: LimitCounters }).limits;
   await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined, {
     flushAtOnce: isStream,
+    ...(limits ? { limits } : {}),
   });
 }
 

@@ -285,6 +285,77 @@ describe('slow SSE readers', () => {
   });
 });
 
+/** An MCP session (raw HTTP) that declared claude/channel, with its GET stream open but never read. */
+async function stalledMcpSession(
+  bridge: Bridge,
+  name: string,
+): Promise<{ res: IncomingMessage; ended: Promise<void> }> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await fetch(`${bridge.url}/mcp/mcp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: { experimental: { 'claude/channel': {} } },
+        clientInfo: { name, version: '1' },
+      },
+    }),
+  });
+  await init.text();
+  const sessionId = init.headers.get('mcp-session-id') ?? '';
+  const sessionHeaders = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+  await (
+    await fetch(`${bridge.url}/mcp/mcp`, {
+      method: 'POST',
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    })
+  ).text();
+  return new Promise((resolve, reject) => {
+    get(
+      `${bridge.url}/mcp/mcp`,
+      { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } },
+      (res) => {
+        res.pause();
+        const ended = new Promise<void>((done) => {
+          res.once('end', () => done());
+          res.once('close', () => done());
+          res.once('error', () => done());
+        });
+        resolve({ res, ended });
+      },
+    ).on('error', reject);
+  });
+}
+
+describe('slow MCP readers', () => {
+  it('disconnects an MCP client that stopped reading its GET stream, and the agent goes offline', async () => {
+    const bridge = await startBridge({ limits: { sseBufferBytes: 256 * 1024 } });
+    const stalled = await stalledMcpSession(bridge, 'sleepy');
+    await waitFor(async () => {
+      const res = await http(`${bridge.url}/bridge/inbox-status`, { token: bridge.token });
+      const status = await limitsOf(bridge);
+      return res.status === 200 && status.sseReaders !== undefined && bridge.context.agents.get('sleepy') !== undefined;
+    });
+    const text = 'z'.repeat(100_000);
+    for (let i = 0; i < 300 && (i % 10 || (await limitsOf(bridge)).sseReaders?.refused === 0); i++) {
+      const res = await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'sleepy', text } });
+      expect(res.status).toBe(200);
+    }
+    expect((await limitsOf(bridge)).sseReaders?.refused).toBe(1);
+    stalled.res.resume();
+    await stalled.ended;
+    const agent = await connectAgent(bridge.url, { clientName: 'observer' });
+    const status = await callTool(agent, 'bridge_status');
+    const offline = (status.structuredContent as { agents: { offline: Array<{ agentId: string }> } }).agents.offline;
+    expect(offline.map((a) => a.agentId)).toContain('sleepy');
+  });
+});
+
 describe('a claim flood', () => {
   it('leaves the bridge answering: health, sessions, agents and the window stay live', async () => {
     const bridge = await startBridge();
