@@ -143,7 +143,7 @@ export const OPTIONS: Option[] = [
     key: 'mcpAuth',
     kind: 'bool',
     parse: PARSERS.bool,
-    help: 'require Authorization: Bearer <token> on the MCP endpoint',
+    help: 'require Authorization: Bearer <agent token> on the MCP endpoint (<data-dir>/aiti-bridge/agent-token; it cannot answer asks)',
   },
   {
     flag: '--allowed-origins',

@@ -18,8 +18,9 @@ export interface PageQuotaOptions<P extends QuotaPage> {
 /**
  * How many pages each origin holds, and the room left (limits.pagesPerOrigin, heldPagesPerOrigin, pagesTotal,
  * pageStreams). A new page of a full loopback or allowed origin takes the place of that origin's oldest closed
- * page (a test run opening a tab per test keeps working); when every page of it is open, or it is a held origin, or all pages together are at the limit,
- * the claim is refused with a 429 that says so. Indexed by origin, so no check walks every page.
+ * page (a test run opening a tab per test keeps working); a full held origin, or one whose pages are all open, is
+ * refused with a 429; all pages together at their limit is a 503. Each message says what to do. Indexed by
+ * origin, so no check walks every page.
  */
 export class PageQuota<P extends QuotaPage> {
   private readonly byOrigin = new Map<string, Set<P>>();
