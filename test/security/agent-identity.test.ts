@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -185,7 +185,9 @@ describe('--mcp-auth: agents get a token of their own', () => {
   });
 
   it('runs the stdio shim with the agent token from the data dir', async () => {
-    const bridge = await startBridge({ mcpAuth: true });
+    // the human's token given on the command line is never written to the data dir: only the agent token is there
+    const bridge = await startBridge({ mcpAuth: true, token: 'the-humans-own-token-0123456789' });
+    expect(existsSync(join(bridge.context.appDir, 'token'))).toBe(false);
     const shim = await connectAgent(bridge.url, {
       transport: 'stdio',
       clientName: 'shim-agent',
