@@ -64,7 +64,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     appDir,
     token,
     agentToken,
-    claims: new AgentClaims(join(appDir, 'agent-ids.json')),
+    claims: new AgentClaims(join(appDir, 'agent-ids.jsonl')),
     version: bridgeVersion(),
     // replays the journal before the bridge listens
     inbox: openInbox({ appDir, version: bridgeVersion(), log }),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sameSecret } from '../token.js';
 
@@ -13,27 +13,33 @@ interface Entry {
 }
 
 /**
- * Which agent ids have been taken, by what kind of caller, and the hash of each chosen id's agentKey. Kept in
- * `<appDir>/agent-ids.json` (0600) so a chosen id can be taken back with its key after a bridge restart.
+ * Which agent ids sessions have taken, and the hash of each chosen id's agentKey. Kept in
+ * `<appDir>/agent-ids.jsonl` (0600), one line per change appended (a flood of new ids costs one short append
+ * each, never a rewrite), so a session's id stays its own and a chosen id can be taken back with its key after a
+ * bridge restart. Ids used only by stateless calls are not recorded: they carry no identity to protect.
  */
 export class AgentClaims {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly file: string) {
+    let text = '';
     try {
-      const stored = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-      if (stored && typeof stored === 'object') {
-        for (const [id, value] of Object.entries(stored as Record<string, unknown>)) {
-          const entry = value as Partial<Entry>;
-          if (entry.owner === 'session' || entry.owner === 'stateless')
-            this.entries.set(id, {
-              owner: entry.owner,
-              ...(typeof entry.keyHash === 'string' ? { keyHash: entry.keyHash } : {}),
-            });
-        }
-      }
+      text = readFileSync(file, 'utf8');
     } catch {
-      // no ids taken yet
+      return; // no ids taken yet
+    }
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const entry = JSON.parse(line) as Partial<Entry> & { id?: unknown };
+        if (typeof entry.id !== 'string' || (entry.owner !== 'session' && entry.owner !== 'stateless')) continue;
+        this.entries.set(entry.id, {
+          owner: entry.owner,
+          ...(typeof entry.keyHash === 'string' ? { keyHash: entry.keyHash } : {}),
+        });
+      } catch {
+        // a torn last line (a crash mid-append): the id is free again, nothing else is lost
+      }
     }
   }
 
@@ -50,11 +56,10 @@ export class AgentClaims {
     return Boolean(hash && sameSecret(hash, hashOf(key)));
   }
 
-  /** Remembers who took an id, the first time only. */
+  /** Remembers that a session took this id, the first time only. */
   record(agentId: string, owner: AgentOwner): void {
     if (this.entries.has(agentId)) return;
-    this.entries.set(agentId, { owner });
-    this.save();
+    this.set(agentId, { owner });
   }
 
   /** A new agentKey for an id that has none; undefined when it has one (only its holder may pass it on). */
@@ -62,17 +67,14 @@ export class AgentClaims {
     const entry = this.entries.get(agentId);
     if (entry?.keyHash) return undefined;
     const key = randomBytes(24).toString('base64url');
-    this.entries.set(agentId, { owner: entry?.owner ?? owner, keyHash: hashOf(key) });
-    this.save();
+    this.set(agentId, { owner: entry?.owner ?? owner, keyHash: hashOf(key) });
     return key;
   }
 
-  private save(): void {
+  private set(agentId: string, entry: Entry): void {
+    this.entries.set(agentId, entry);
     mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries), null, 2), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    appendFileSync(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n', { mode: 0o600 });
   }
 }
 

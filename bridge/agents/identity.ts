@@ -1,5 +1,4 @@
 import type { BridgeContext } from '../context.js';
-import type { AgentOwner } from './claims.js';
 
 /** Who asks to speak for an agent id (README "Connecting agents" → who is calling). */
 export interface Claimant {
@@ -18,8 +17,8 @@ export interface Claimant {
  * Why this caller may not speak for `agentId`, or undefined when it may. An id is free when nobody has it
  * (no live session, no inbox, never taken); the client's own name is its own when no live session holds it
  * (how a client finds its inbox after a reconnect or a bridge restart); a chosen id needs the agentKey its
- * first aiti_hello returned; ids first used by stateless calls stay shared among stateless callers; the
- * human's token may take any id.
+ * first aiti_hello returned; ids no session has taken stay shared among stateless callers; the human's token
+ * may take any id.
  */
 export function claimProblem(bridge: BridgeContext, agentId: string, who: Claimant): string | undefined {
   if (agentId === who.current || who.humanToken) return undefined;
@@ -37,13 +36,9 @@ export function claimProblem(bridge: BridgeContext, agentId: string, who: Claima
   const hasInbox = counts.pending + counts.delivered + counts.consumed > 0;
   if (!owner && !hasInbox && !agent) return undefined;
   if (!claims.hasKey(agentId)) {
-    if (who.stateless && (owner === 'stateless' || (!owner && agent?.transport === 'stateless'))) return undefined;
+    // ids no session has taken are shared among stateless callers: a stateless call carries no identity
+    if (who.stateless && owner !== 'session') return undefined;
     if (!who.stateless && who.ownName(agentId)) return undefined;
   }
   return `agent id "${agentId}" has an inbox that belongs to another agent; pass the agentKey its first aiti_hello returned, pick another agentId, or connect with the human's token`;
-}
-
-/** Remembers who first took an id (so a session's id is not later handed to stateless callers). */
-export function recordClaim(bridge: BridgeContext, agentId: string, owner: AgentOwner): void {
-  bridge.claims.record(agentId, owner);
 }

@@ -103,7 +103,6 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
       ...(key ? { agentKey: key } : {}),
     });
     if (problem) return jsonRpcError(ctx, 403, `${AGENT_HEADER}: ${problem}`);
-    bridge.claims.record(named.data, 'stateless');
   }
   const transportKind = transportOf(ctx, 'stateless');
   let agent = bridge.agents.ensure(named.success ? named.data : 'stateless', { transport: transportKind });
