@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../bridge/bridge.js';
-import type { SessionRow, StateEvent } from '../../bridge/protocol/index.js';
+import type { PagesDelta, SessionRow, StateEvent } from '../../bridge/protocol/index.js';
 import { initialState, reduce, type Action } from '../../renderer/src/store.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
@@ -196,7 +196,7 @@ function foldWindow(events: Array<{ event: string; data: unknown }>) {
   for (const { event, data } of events) {
     let action: Action | undefined;
     if (event === 'state') action = { type: 'state', state: data as StateEvent, now: 0 };
-    if (event === 'pages') action = { type: 'pages', delta: data as Extract<Action, { type: 'pages' }>['delta'] };
+    if (event === 'pages') action = { type: 'pages', delta: data as PagesDelta };
     if (action) state = reduce(state, action);
   }
   return state;
@@ -223,11 +223,13 @@ describe('window broadcasts', () => {
       const shown = foldWindow(window.events).pages.map(rowKey).sort();
       return JSON.stringify(shown) === JSON.stringify(await sessions());
     }, 10_000);
-    const deltas = window.events.filter((e) => e.event === 'pages');
-    // 300 claims, 20 opens and 10 closes: a handful of coalesced deltas, never a full list per change
-    expect(deltas.length).toBeLessThan(40);
-    const rowsSent = deltas.reduce((n, e) => n + ((e.data as { upsert?: unknown[] }).upsert?.length ?? 1e6), 0);
+    const deltas = window.events.filter((e) => e.event === 'pages').map((e) => e.data as PagesDelta);
+    // 300 claims, 20 opens and 10 closes: each delta carries only the pages that changed (a full list per change
+    // would be ~45,000 rows), and changes that arrive together share one delta
+    const rowsSent = deltas.reduce((n, d) => n + d.upsert.length, 0);
     expect(rowsSent).toBeLessThan(2 * CLAIMS);
+    expect(deltas.length).toBeLessThan(CLAIMS);
+    expect(Math.max(...deltas.map((d) => new Set(d.upsert.map((r) => r.pageId)).size))).toBeGreaterThan(1);
     window.close();
   });
 
@@ -396,7 +398,9 @@ describe('a claim flood', () => {
       expect(sessions).toHaveLength(120);
       // the window heard about it in a few coalesced deltas, and they add up to what the bridge holds
       await waitFor(() => foldWindow(window.events).pages.length === 120, 5000);
-      expect(window.events.filter((e) => e.event === 'pages').length).toBeLessThan(100);
+      // each page claimed is sent once (then once as gone when replaced), never the whole list per claim
+      const deltas = window.events.filter((e) => e.event === 'pages').map((e) => e.data as PagesDelta);
+      expect(deltas.reduce((n, d) => n + d.upsert.length, 0)).toBeLessThan(2 * (FLOOD + 20));
       expect(window.closed).toBe(false);
       window.close();
     },
