@@ -1,4 +1,4 @@
-import type { AgentView, StateEvent } from '../protocol/index.js';
+import type { StateEvent } from '../protocol/index.js';
 import type { BridgeContext } from '../context.js';
 
 /** The `state` event: everything the window shows, composed from the modules that own each part. */
