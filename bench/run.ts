@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
+import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
 import { muiFormBench } from './mui-form.js';
 import { pageRoundTrip } from './page-roundtrip.js';
@@ -59,6 +60,7 @@ await section('tokens', () => withBrowser((browser) => tokensBench(browser, note
 await section('mui-form', () => muiFormBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
+await section('flood', () => floodBench(notes));
 notes.push(
   `machine load (1, 5, 15 min averages) at the start of the run: ${loadAtStart}; at the end: ${load()}. Other work on the machine during the run distorts the times upwards.`,
 );

@@ -7,7 +7,10 @@ import type { BridgeContext } from './context.js';
 import { createApp } from './http/app.js';
 import { HumanHub } from './window/hub.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
-import { broadcastAgents, composeState } from './window/state.js';
+import { agentRows, broadcastAgents, composeState } from './window/state.js';
+import { WindowFeed } from './window/feed.js';
+import { LimitCounters, resolveLimits } from './limits.js';
+import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
@@ -51,12 +54,17 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     );
   }
   const token = loadOrCreateToken(appDir, config.token);
+  const agentToken = loadOrCreateToken(appDir, undefined, 'agent-token');
   let origins: string[] = [];
-  const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir });
+  const limits = new LimitCounters(resolveLimits(config.limits));
+  const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir, limits });
+  const hub = new HumanHub(() => composeState(context));
   const context: BridgeContext = {
     config,
     appDir,
     token,
+    agentToken,
+    claims: new AgentClaims(join(appDir, 'agent-ids.jsonl')),
     version: bridgeVersion(),
     // replays the journal before the bridge listens
     inbox: openInbox({ appDir, version: bridgeVersion(), log }),
@@ -64,9 +72,16 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     log,
     pages,
     requests: new PageRequests(pages, config.commandTimeoutMs),
-    buffers: new PageBuffers(),
+    buffers: new PageBuffers(limits),
     pageEvents: new PageEventBus(),
-    hub: new HumanHub(() => composeState(context)),
+    hub,
+    windowFeed: new WindowFeed({
+      hub,
+      pages,
+      agents: () => agentRows(context),
+      coalesceMs: limits.limits.windowCoalesceMs,
+    }),
+    limits,
     agents: new AgentRegistry(config.ttlMs),
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
     images: new ImageStore(appDir),
@@ -104,6 +119,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await answers.settled();
+        context.windowFeed.close();
         context.hub.close();
         pages.close();
         context.agents.close();

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { Limits } from './limits.js';
 
 /** Bridge configuration (README "Configuration"): flag > environment > default. */
 export interface BridgeConfig {
@@ -26,6 +27,8 @@ export interface BridgeConfig {
   commandTimeoutMs: number;
   /** SSE keep-alive interval */
   pingMs: number;
+  /** resource limits that differ from DEFAULT_LIMITS (bridge/limits.ts); not flags, for embedders and tests */
+  limits?: Partial<Limits>;
 }
 
 export class ConfigError extends Error {}
@@ -140,7 +143,7 @@ export const OPTIONS: Option[] = [
     key: 'mcpAuth',
     kind: 'bool',
     parse: PARSERS.bool,
-    help: 'require Authorization: Bearer <token> on the MCP endpoint',
+    help: 'require Authorization: Bearer <agent token> on the MCP endpoint (<data-dir>/aiti-bridge/agent-token; it cannot answer asks)',
   },
   {
     flag: '--allowed-origins',

@@ -1,8 +1,11 @@
+import type { AgentClaims } from './agents/claims.js';
 import type { AgentRegistry } from './agents/registry.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
+import type { LimitCounters } from './limits.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './window/hub.js';
+import type { WindowFeed } from './window/feed.js';
 import type { Inbox } from './inbox/inbox.js';
 import type { ImageStore } from './images/store.js';
 import type { PageBuffers } from './pages/buffers.js';
@@ -16,6 +19,10 @@ export interface BridgeContext {
   /** `<dataDir>/aiti-bridge` */
   appDir: string;
   token: string;
+  /** the agents' token on the MCP endpoint with --mcp-auth (`<appDir>/agent-token`); refused by window routes */
+  agentToken: string;
+  /** which agent ids were taken, by whom, and the hashes of their agentKeys */
+  claims: AgentClaims;
   version: string;
   startedAt: number;
   log: Logger;
@@ -24,6 +31,10 @@ export interface BridgeContext {
   buffers: PageBuffers;
   pageEvents: PageEventBus;
   hub: HumanHub;
+  /** coalesced pages and agents updates for the window */
+  windowFeed: WindowFeed;
+  /** the resource limits in force and their refusal counts (bridge_status) */
+  limits: LimitCounters;
   agents: AgentRegistry;
   /** every agent's messages and the durable journal behind them */
   inbox: Inbox;

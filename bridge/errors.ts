@@ -23,7 +23,9 @@ export class Forbidden extends BridgeError {}
 export class NotFound extends BridgeError {}
 /** It existed but its state does not allow this now (an ask that already ended; nobody to push to). */
 export class Conflict extends BridgeError {}
-/** The bridge could not do it for a reason outside the caller (the disk refused a write). */
+/** The caller passed one of the bridge's limits (bridge/limits.ts): too many pages from one origin, frames … */
+export class TooMany extends BridgeError {}
+/** The bridge could not do it for a reason outside the caller (the disk refused a write, a limit for all is full). */
 export class Unavailable extends BridgeError {}
 /** The human or the page declined or could not do it: an outcome to report, not a fault. */
 export class Refused extends BridgeError {}

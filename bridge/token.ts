@@ -2,10 +2,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The human's token: the given one, else the one stored in the data dir, else a new one written there (0600). */
-export function loadOrCreateToken(appDir: string, given?: string): string {
+/**
+ * The human's token (`token`), or the agents' (`agent-token`, used with --mcp-auth; it cannot answer asks): the
+ * given one, else the one stored in the data dir, else a new one written there (0600).
+ */
+export function loadOrCreateToken(appDir: string, given?: string, name: 'token' | 'agent-token' = 'token'): string {
   if (given) return given;
-  const file = join(appDir, 'token');
+  const file = join(appDir, name);
   try {
     const stored = readFileSync(file, 'utf8').trim();
     if (stored) return stored;

@@ -30,6 +30,23 @@ export interface Agent {
   forgetTimer?: NodeJS.Timeout;
 }
 
+/** The agent id a client's own name gives (`Claude Code` → `claude-code`); sessions add -2, -3 … */
+export function autoNameBase(clientName: string | undefined): string {
+  return (
+    (clientName ?? 'agent')
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'agent'
+  );
+}
+
+/** Whether `agentId` is one of the ids a client of this name is given (`base`, `base-2` …). */
+export function isAutoName(agentId: string, clientName: string | undefined): boolean {
+  const base = autoNameBase(clientName);
+  return agentId === base || (agentId.startsWith(`${base}-`) && /^\d+$/.test(agentId.slice(base.length + 1)));
+}
+
 export type AgentChange = { type: 'online' | 'offline' | 'updated' | 'forgotten'; agent: Agent };
 
 /**
@@ -75,17 +92,12 @@ export class AgentRegistry {
    * A free id for a new session of this client: the client's own name (so it is the same after a reconnect or a
    * restart), with -2, -3 … when another live session already holds it.
    */
-  idFor(clientName: string | undefined): string {
-    const base =
-      (clientName ?? 'agent')
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 48) || 'agent';
+  idFor(clientName: string | undefined, reserved: (id: string) => boolean = () => false): string {
+    const base = autoNameBase(clientName);
     for (let n = 1; ; n++) {
       const id = n === 1 ? base : `${base}-${n}`;
       const agent = this.agents.get(id);
-      if (!agent || agent.links.size === 0) return id;
+      if ((!agent || agent.links.size === 0) && !reserved(id)) return id;
     }
   }
 

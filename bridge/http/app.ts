@@ -19,6 +19,11 @@ export function createApp(bridge: BridgeContext, zones: Zones): Koa {
   });
 
   app.use(errorResponder(bridge.log));
+  // readJson finds the JSON depth limit (and counts its refusals) here
+  app.use(async (ctx, next) => {
+    ctx.state.limits = bridge.limits;
+    await next();
+  });
   app.use(hostGuard(bridge.config.allowedHosts));
   // Every route answers bare and under /aiti: strip the prefix once, before routing.
   app.use(async (ctx, next) => {

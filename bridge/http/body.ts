@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import { DEFAULT_LIMITS, type LimitCounters } from '../limits.js';
 import { HttpError } from './errors.js';
+import { nestsDeeperThan } from './json-depth.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -23,6 +25,12 @@ export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promis
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) throw new HttpError(400, 'request body is empty; send a JSON object');
+  const counters = (ctx.state as { limits?: LimitCounters }).limits;
+  const depth = counters?.limits.jsonDepth ?? DEFAULT_LIMITS.jsonDepth;
+  if (nestsDeeperThan(text, depth)) {
+    counters?.refused('jsonDepth');
+    throw new HttpError(400, `request body is JSON nested deeper than ${depth} levels; send a flatter value`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { describeZodError } from '../protocol/index.js';
-import { BridgeError, Conflict, Forbidden, Invalid, NotFound, Refused, Unavailable } from '../errors.js';
+import { BridgeError, Conflict, Forbidden, Invalid, NotFound, Refused, TooMany, Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /** An error of the HTTP edge itself (Host, token, body size): its message is sent as `{error, field?}` with its status. */
@@ -22,6 +22,7 @@ export function statusOf(error: BridgeError): number {
   if (error instanceof Forbidden) return 403;
   if (error instanceof NotFound) return 404;
   if (error instanceof Conflict || error instanceof Refused) return 409;
+  if (error instanceof TooMany) return 429;
   if (error instanceof Unavailable) return 503;
   return 400;
 }

@@ -42,9 +42,9 @@ export function checkOrigin(ctx: Context, options: WindowGuardOptions): void {
 /**
  * The human's token: `Authorization: Bearer <token>`, or `?token=` on the one route where headers cannot be set
  * (the window's EventSource, `GET /bridge/sse?role=ai`). A token in a URL ends up in logs and histories, so no
- * other route takes it there.
+ * other route takes it there. With `agentToken`, the agents' token passes too; returns which one was given.
  */
-export function checkToken(ctx: Context, token: string): void {
+export function checkToken(ctx: Context, token: string, agentToken?: string): 'human' | 'agent' {
   const header = ctx.get('authorization');
   const inQuery = typeof ctx.query.token === 'string' ? ctx.query.token : '';
   // the window stream is routed under its own path (http/zones.ts STREAM_PATHS) before the guard runs
@@ -61,14 +61,21 @@ export function checkToken(ctx: Context, token: string): void {
       401,
       'missing token: send Authorization: Bearer <token> (the token is printed at start and stored in <data-dir>/aiti-bridge/token)',
     );
-  if (!sameSecret(given, token)) throw new HttpError(401, 'wrong token');
+  if (sameSecret(given, token)) return 'human';
+  if (agentToken && sameSecret(given, agentToken)) return 'agent';
+  throw new HttpError(401, 'wrong token');
 }
 
 /** Middleware for window endpoints: Origin first (a page must never reach them), then the token. */
-export function windowGuard(options: WindowGuardOptions & { token: string }) {
+export function windowGuard(options: WindowGuardOptions & { token: string; agentToken: string }) {
   return async (ctx: Context, next: Next) => {
     checkOrigin(ctx, options);
-    checkToken(ctx, options.token);
+    if (checkToken(ctx, options.token, options.agentToken) === 'agent') {
+      throw new HttpError(
+        403,
+        "this is the agent token (<data-dir>/aiti-bridge/agent-token): agents may not answer asks or use the window's routes; the window uses the human's token (<data-dir>/aiti-bridge/token)",
+      );
+    }
     await next();
   };
 }

@@ -1,10 +1,13 @@
 import type { Context } from 'koa';
 import type { EventStream } from '../event-stream.js';
+import type { LimitCounters } from '../limits.js';
 
 export interface SseOptions {
   pingMs: number;
   /** extra response headers, e.g. open CORS for page streams */
   headers?: Record<string, string>;
+  /** counts the open streams and holds the unread-bytes budget (limits.sseBufferBytes) */
+  limits?: LimitCounters;
 }
 
 /** One server-sent-events stream on a raw Node response (never compressed, never buffered by a proxy). */
@@ -12,11 +15,13 @@ export class SseStream implements EventStream {
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout;
+  private readonly limits?: LimitCounters;
 
   constructor(
     private readonly ctx: Context,
     options: SseOptions,
   ) {
+    this.limits = options.limits;
     ctx.respond = false;
     const socket = ctx.req.socket;
     socket.setTimeout(0);
@@ -30,6 +35,7 @@ export class SseStream implements EventStream {
       ...options.headers,
     });
     ctx.res.write(': aiti\n\n');
+    if (this.limits) this.limits.openStreams++;
     this.ping = setInterval(() => this.send('ping', { at: new Date().toISOString() }), options.pingMs);
     this.ping.unref();
     const onGone = () => this.close();
@@ -42,9 +48,22 @@ export class SseStream implements EventStream {
     return !this.closed;
   }
 
+  /**
+   * Writes one event. A reader that leaves more than its budget unread is disconnected (it reconnects and gets a
+   * fresh `state`): a stalled window must not make the bridge hold every event for it.
+   */
   send(event: string, data: unknown): boolean {
     if (this.closed) return false;
-    return this.ctx.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const res = this.ctx.res;
+    const flowing = res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes) {
+      this.limits.refused('sseReaders');
+      this.close();
+      // end() would keep the unread bytes until the reader takes them: drop them with the socket
+      res.destroy();
+      return false;
+    }
+    return flowing;
   }
 
   onClose(handler: () => void): void {
@@ -55,6 +74,7 @@ export class SseStream implements EventStream {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.limits) this.limits.openStreams--;
     clearInterval(this.ping);
     if (!this.ctx.res.writableEnded) this.ctx.res.end();
     for (const handler of this.closeHandlers.splice(0)) handler();

@@ -34,11 +34,12 @@ export function createZones(bridge: BridgeContext): Zones {
   const page = new Router();
   page.use(openCors());
   const window = new Router();
-  window.use(windowGuard({ ...originOptions, token: bridge.token }));
+  window.use(windowGuard({ ...originOptions, token: bridge.token, agentToken: bridge.agentToken }));
   const mcp = new Router();
   const mcpGuard: RouterMiddleware = async (ctx, next) => {
     checkOrigin(ctx, originOptions);
-    if (bridge.config.mcpAuth) checkToken(ctx, bridge.token);
+    // agents hold the agent token (the shim reads it from the data dir); the human's token works here too
+    if (bridge.config.mcpAuth) checkToken(ctx, bridge.token, bridge.agentToken);
     await next();
   };
   mcp.use(mcpGuard);

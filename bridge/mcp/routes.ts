@@ -5,8 +5,10 @@ import type { RouteSetup } from '../http/zones.js';
 import { readJson } from '../http/body.js';
 import type { BridgeContext } from '../context.js';
 import type { AgentTransport } from '../agents/registry.js';
+import type { LimitCounters } from '../limits.js';
 import { AgentId } from '../protocol/index.js';
-import { createMcpServer } from './server.js';
+import { claimProblem } from '../agents/identity.js';
+import { carriesToken, createMcpServer } from './server.js';
 import { McpSession } from './sessions.js';
 import { SHIM_HEADER } from '../protocol/headers.js';
 import { sendWebResponse, toWebRequest } from './web-exchange.js';
@@ -16,6 +18,8 @@ const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
 /** Stateless calls may name the agent they speak for; otherwise they speak for `stateless`. */
 export const AGENT_HEADER = 'x-aiti-agent';
+/** …and prove a chosen id with the agentKey its first aiti_hello returned. */
+export const AGENT_KEY_HEADER = 'x-aiti-agent-key';
 
 /**
  * `/mcp/mcp` (and `/aiti/mcp/mcp`): Streamable HTTP sessions and stateless calls (README "HTTP surface").
@@ -77,8 +81,10 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
   ctx.respond = false;
   const isStream = ctx.method === 'GET' && response.ok && Boolean(response.body);
   if (isStream) ctx.res.once('close', () => session.streamClosed());
+  const limits = (ctx.state as { limits?: LimitCounters }).limits;
   await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined, {
     flushAtOnce: isStream,
+    ...(limits ? { limits } : {}),
   });
 }
 
@@ -88,6 +94,16 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
  */
 async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown): Promise<void> {
   const named = AgentId.safeParse(ctx.get(AGENT_HEADER));
+  if (named.success) {
+    const key = ctx.get(AGENT_KEY_HEADER);
+    const problem = claimProblem(bridge, named.data, {
+      stateless: true,
+      humanToken: carriesToken(ctx.get('authorization'), bridge.token),
+      ownName: () => false,
+      ...(key ? { agentKey: key } : {}),
+    });
+    if (problem) return jsonRpcError(ctx, 403, `${AGENT_HEADER}: ${problem}`);
+  }
   const transportKind = transportOf(ctx, 'stateless');
   let agent = bridge.agents.ensure(named.success ? named.data : 'stateless', { transport: transportKind });
   const accept = ctx.get('accept');
@@ -103,6 +119,7 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
     agent: () => agent,
     bindAgent: (agentId) => (agent = bridge.agents.ensure(agentId, { transport: transportKind })),
     closed: closed.signal,
+    stateless: true,
   });
   ctx.res.once('close', () => closed.abort(new Error('the client closed the request')));
   try {

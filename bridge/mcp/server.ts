@@ -6,7 +6,8 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Agent } from '../agents/registry.js';
+import { isAutoName, type Agent } from '../agents/registry.js';
+import { sameSecret } from '../token.js';
 import type { BridgeContext } from '../context.js';
 import { dispatch } from './dispatch.js';
 import type { ToolCall } from './tool.js';
@@ -21,6 +22,10 @@ export interface McpConnection {
   bindAgent(agentId: string): Agent;
   /** aborted when the session ends */
   closed: AbortSignal;
+  /** one stateless request (no session) */
+  stateless: boolean;
+  /** the clientInfo name the session initialized with */
+  clientName?: string;
 }
 
 export const SERVER_INSTRUCTIONS = `AITI Bridge connects you to the web page you are building and to the human at the desk.
@@ -69,5 +74,17 @@ function toolCall(connection: McpConnection, extra: Extra): ToolCall {
       });
     },
     bindAgent: (agentId) => connection.bindAgent(agentId),
+    claimant: {
+      stateless: connection.stateless,
+      humanToken: carriesToken(extra.requestInfo?.headers.authorization, connection.bridge.token),
+      ownName: (agentId) => !connection.stateless && isAutoName(agentId, connection.clientName),
+    },
   };
+}
+
+/** Whether an Authorization header carries this bearer token. */
+export function carriesToken(header: string | string[] | undefined, token: string): boolean {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value?.toLowerCase().startsWith('bearer ')) return false;
+  return sameSecret(value.slice(7).trim(), token);
 }

@@ -49,6 +49,8 @@ export class McpSession {
       agent: () => this.agent,
       bindAgent: (agentId) => this.bindAgent(agentId),
       closed: this.closing.signal,
+      stateless: false,
+      ...(start.clientName ? { clientName: start.clientName } : {}),
     });
     this.transport.onclose = () => this.end('the transport closed');
   }
@@ -57,7 +59,10 @@ export class McpSession {
   get agent(): Agent {
     if (!this.current) {
       const agents = this.bridge.agents;
-      this.current = agents.ensure(agents.idFor(this.start.clientName), {
+      // an id chosen with aiti_hello (it has an agentKey) is never handed out as a client's own name
+      const id = agents.idFor(this.start.clientName, (candidate) => this.bridge.claims.hasKey(candidate));
+      this.bridge.claims.record(id, 'session');
+      this.current = agents.ensure(id, {
         ...(this.start.clientName ? { client: clientLabel(this.start) } : {}),
         transport: this.start.transport,
       });

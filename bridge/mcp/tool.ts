@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Agent } from '../agents/registry.js';
+import type { Claimant } from '../agents/identity.js';
 import type { BridgeContext } from '../context.js';
 import { BridgeError } from '../errors.js';
 
@@ -21,6 +22,8 @@ export interface ToolCall {
    * which is created when new. Stateless calls have no session: only this call changes. Returns the agent.
    */
   bindAgent(agentId: string): Agent;
+  /** what the caller can show to speak for another agent id (aiti_hello checks it before bindAgent) */
+  claimant: Omit<Claimant, 'current' | 'agentKey'>;
 }
 
 /**

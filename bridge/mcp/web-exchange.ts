@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LimitCounters } from '../limits.js';
 
 /** A Web `Request` for the SDK's web-standard transport, from a Node request whose body was already read. */
 export function toWebRequest(req: IncomingMessage, url: string, overrides: Record<string, string> = {}): Request {
@@ -22,12 +23,14 @@ const QUIET_HEADERS_MS = 20;
  * by one on a no-delay socket, that is three syscalls and three packets the client wakes up for. The socket is
  * corked until the next tick instead, so they leave together. A long-lived stream (`flushAtOnce`: the GET stream)
  * sends its headers at once; a POST answer that stays quiet (a question to the human) sends them after 20 ms.
+ * With `limits`, a client that leaves more than limits.sseBufferBytes unread is disconnected rather than
+ * buffered for.
  */
 export async function sendWebResponse(
   res: ServerResponse,
   response: Response,
   onOpen?: () => void,
-  options: { flushAtOnce?: boolean } = {},
+  options: { flushAtOnce?: boolean; limits?: LimitCounters } = {},
 ): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
@@ -68,6 +71,13 @@ export async function sendWebResponse(
         process.nextTick(uncork);
       }
       res.write(value);
+      const limits = options.limits;
+      if (limits && res.writableLength > limits.limits.sseBufferBytes) {
+        limits.refused('sseReaders');
+        cancel();
+        res.destroy();
+        break;
+      }
     }
   } catch {
     // the client left or the transport closed the stream: nothing more to write

@@ -4,6 +4,8 @@ import { Forbidden, NotFound } from '../errors.js';
 import type { EventStream } from '../event-stream.js';
 import { sameSecret } from '../token.js';
 import { NO_ORIGIN, OPAQUE_ORIGIN, PageOrigins, pageOrigin } from './origins.js';
+import type { LimitCounters } from '../limits.js';
+import { PageQuota } from './quota.js';
 
 export interface Frame {
   frameId: string;
@@ -48,6 +50,7 @@ export interface PageRegistryOptions {
   ttlMs: number;
   refuseLegacy: boolean;
   appDir: string;
+  limits: LimitCounters;
 }
 
 /** Owns every page and its frames: identity across reloads, secrets, streams, the TTL and origin approval. */
@@ -56,10 +59,16 @@ export class PageRegistry {
   private readonly byInstance = new Map<string, Page>();
   private readonly listeners = new Set<(change: PageChange) => void>();
   private readonly origins: PageOrigins;
+  private readonly quota: PageQuota<Page>;
   private nextId = 1;
 
   constructor(private readonly options: PageRegistryOptions) {
     this.origins = new PageOrigins(options.appDir);
+    this.quota = new PageQuota<Page>({
+      counters: options.limits,
+      isConnected,
+      forget: (page) => this.forget(page),
+    });
   }
 
   onChange(listener: (change: PageChange) => void): () => void {
@@ -87,6 +96,7 @@ export class PageRegistry {
           'secret',
         );
       }
+      const from = existing.origin;
       Object.assign(existing, {
         url: body.url,
         pageKey: body.pageKey,
@@ -94,6 +104,7 @@ export class PageRegistry {
         frameworks: body.frameworks ?? existing.frameworks,
         origin: pageOrigin(originHeader),
       });
+      this.quota.moved(existing, from);
       this.touch(existing);
       this.emit({ type: 'claimed', page: existing });
       return { pageId: existing.pageId, secret: existing.secret, operable: this.isOperable(existing) };
@@ -112,6 +123,8 @@ export class PageRegistry {
     originHeader: string | undefined,
     legacy: boolean,
   ): Page {
+    const origin = pageOrigin(originHeader);
+    this.quota.admit(origin, !this.origins.isOperable(origin));
     const page: Page = {
       pageId: `p${this.nextId++}`,
       instanceId,
@@ -119,13 +132,14 @@ export class PageRegistry {
       legacy,
       pageKey: '',
       url,
-      origin: pageOrigin(originHeader),
+      origin,
       frameworks,
       frames: new Map([[MAIN_FRAME, { frameId: MAIN_FRAME, url, lastSeen: Date.now() }]]),
       lastSeen: Date.now(),
     };
     this.pages.set(page.pageId, page);
     this.byInstance.set(instanceId, page);
+    this.quota.added(page);
     this.scheduleForget(page);
     return page;
   }
@@ -170,6 +184,7 @@ export class PageRegistry {
 
   /** Frames announced by the top document (iframes running the page agent). */
   registerFrames(page: Page, frameIds: string[], urls: Record<string, string> = {}): void {
+    this.quota.admitFrames(page.pageId, new Set([...page.frames.keys(), ...frameIds]).size);
     for (const frameId of frameIds) {
       const frame = page.frames.get(frameId);
       if (frame) frame.url = urls[frameId] ?? frame.url;
@@ -187,6 +202,7 @@ export class PageRegistry {
     const page = this.byInstance.get(query.instanceId);
     if (page) {
       this.checkSecret(page, query.secret, originHeader);
+      this.quota.admitStream();
       return page;
     }
     if (query.secret)
@@ -201,6 +217,7 @@ export class PageRegistry {
         `a page without a secret must come from a loopback or allowed origin; this one's Origin is "${origin}". Load the current page agent (it claims with a secret) or allow the origin in the AITI window`,
         'secret',
       );
+    this.quota.admitStream();
     const frameworks = query.frameworks ? query.frameworks.split(',').filter(Boolean) : [];
     return this.create(query.instanceId, query.url ?? '', frameworks, originHeader, true);
   }
@@ -210,11 +227,13 @@ export class PageRegistry {
     const frameId = query.frameId ?? MAIN_FRAME;
     let frame = page.frames.get(frameId);
     if (!frame) {
+      this.quota.admitFrames(page.pageId, page.frames.size + 1);
       frame = { frameId, url: query.url ?? '', lastSeen: Date.now() };
       page.frames.set(frameId, frame);
     }
     const previous = frame.stream;
     frame.stream = stream;
+    this.quota.openStreams++;
     if (query.url) frame.url = query.url;
     if (originHeader) frame.origin = pageOrigin(originHeader);
     if (frameId === MAIN_FRAME && query.url) page.url = query.url;
@@ -222,6 +241,7 @@ export class PageRegistry {
     this.touch(page, frame);
     const attached = frame;
     stream.onClose(() => {
+      this.quota.openStreams--;
       if (attached.stream !== stream) return;
       attached.stream = undefined;
       this.touch(page, attached);
@@ -249,8 +269,10 @@ export class PageRegistry {
 
   private forget(page: Page): void {
     if (isConnected(page) || this.pages.get(page.pageId) !== page) return;
+    clearTimeout(page.forgetTimer);
     this.pages.delete(page.pageId);
     this.byInstance.delete(page.instanceId);
+    this.quota.removed(page);
     this.emit({ type: 'forgotten', page });
   }
 
@@ -271,15 +293,12 @@ export class PageRegistry {
     return this.all().filter((p) => isConnected(p) && this.isOperable(p));
   }
 
+  /** Read per origin, not per page: the window asks for it on every pages update. */
   heldOrigins(): string[] {
-    return [
-      ...new Set(
-        this.all()
-          // `null` and no Origin cannot be allowed (any site sends them): no Allow button for them
-          .filter((p) => !this.isOperable(p) && p.origin !== OPAQUE_ORIGIN && p.origin !== NO_ORIGIN)
-          .map((p) => p.origin),
-      ),
-    ];
+    // `null` and no Origin cannot be allowed (any site sends them): no Allow button for them
+    return this.quota
+      .origins()
+      .filter((origin) => !this.origins.isOperable(origin) && origin !== OPAQUE_ORIGIN && origin !== NO_ORIGIN);
   }
 
   allowOrigin(origin: string): void {
@@ -289,21 +308,24 @@ export class PageRegistry {
 
   /** One row per frame (GET /bridge/sessions). */
   sessions(): SessionRow[] {
-    return this.all().flatMap((page) =>
-      [...page.frames.values()].map((frame) => ({
-        instanceId: page.instanceId,
-        frameId: frame.frameId,
-        pageId: page.pageId,
-        url: frame.url || page.url,
-        ...(page.title ? { title: page.title } : {}),
-        origin: page.origin,
-        frameworks: page.frameworks,
-        active: Boolean(frame.stream?.isOpen),
-        operable: this.isOperable(page),
-        legacy: page.legacy,
-        lastSeen: new Date(frame.lastSeen).toISOString(),
-      })),
-    );
+    return this.all().flatMap((page) => this.rowsOf(page));
+  }
+
+  /** The rows of one page, one per frame (what a window update carries for a page that changed). */
+  rowsOf(page: Page): SessionRow[] {
+    return [...page.frames.values()].map((frame) => ({
+      instanceId: page.instanceId,
+      frameId: frame.frameId,
+      pageId: page.pageId,
+      url: frame.url || page.url,
+      ...(page.title ? { title: page.title } : {}),
+      origin: page.origin,
+      frameworks: page.frameworks,
+      active: Boolean(frame.stream?.isOpen),
+      operable: this.isOperable(page),
+      legacy: page.legacy,
+      lastSeen: new Date(frame.lastSeen).toISOString(),
+    }));
   }
 
   close(): void {

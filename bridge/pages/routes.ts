@@ -18,6 +18,8 @@ import { checkWelcome } from './frame-check.js';
 /** Results may carry screenshots: they get a larger body limit than the rest. */
 const RESULT_LIMIT = 16 * 1024 * 1024;
 const EVENT_LIMIT = 2 * 1024 * 1024;
+/** Events kept in the page's buffers, within its byte budget. */
+const BUFFERED = new Set(['page_log', 'page_network', 'page_error']);
 
 /**
  * Page side of README "HTTP surface": mounted in the page zone, whose router opens CORS (pages come from any dev
@@ -47,6 +49,7 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
     const stream = new SseStream(ctx, {
       pingMs: bridge.config.pingMs,
       headers: { 'Access-Control-Allow-Origin': '*' },
+      limits: bridge.limits,
     });
     const hello: PageHelloEvent = {
       pageId: page.pageId,
@@ -86,6 +89,7 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
     const body = await readBody(ctx, EventBody, EVENT_LIMIT);
     const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
     const payload = PageEventPayloads[body.type].parse(body.payload);
+    if (BUFFERED.has(body.type)) bridge.buffers.admit(page.pageId, JSON.stringify(payload).length);
     pages.touch(page);
     // A held page is any website's page: its console text and file paths go nowhere near agents or the editor.
     if (!pages.isOperable(page)) {

@@ -31,6 +31,17 @@ export const StateEvent = z.object({
 });
 export type StateEvent = z.infer<typeof StateEvent>;
 
+/**
+ * The `pages` event: what changed since the last one (at most a few a second). Every row of a page in `upsert`
+ * replaces that page's rows; a page in `gone` was forgotten. `heldOrigins` is the whole current list.
+ */
+export const PagesDelta = z.object({
+  upsert: z.array(SessionRow),
+  gone: z.array(PageId),
+  heldOrigins: z.array(z.string()),
+});
+export type PagesDelta = z.infer<typeof PagesDelta>;
+
 export const MessageStatusEvent = z.object({
   id: MsgId,
   agentId: AgentId,
@@ -47,7 +58,7 @@ export const AiEvents = {
   message: Message,
   message_status: MessageStatusEvent,
   agents: z.object({ agents: z.array(AgentView) }),
-  pages: z.object({ pages: z.array(SessionRow), heldOrigins: z.array(z.string()) }),
+  pages: PagesDelta,
   notify: z.object({ agentId: AgentId, title: z.string().optional(), body: z.string(), pageId: PageId.optional() }),
   /** the human was marked away or back (user_presence answer, or the window reporting idle) */
   presence: z.object({ away: z.boolean() }),

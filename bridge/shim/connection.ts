@@ -10,7 +10,8 @@ export interface BridgeTarget {
 
 /**
  * AITI_BRIDGE_URL (default http://127.0.0.1:<port>), and the token when --mcp-auth (or AITI_MCP_AUTH) is on:
- * --token / AITI_BRIDGE_TOKEN, else the token file in the data dir. Takes the bridge's own flags.
+ * --token / AITI_BRIDGE_TOKEN, else the agent token file in the data dir (never the human's token file: an agent
+ * must not be able to answer the human's asks). Takes the bridge's own flags.
  */
 export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarget {
   const config = resolveConfig(argv, env);
@@ -29,7 +30,7 @@ export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarg
 
 function readToken(config: BridgeConfig): string {
   if (config.token) return config.token;
-  const file = join(config.dataDir, 'aiti-bridge', 'token');
+  const file = join(config.dataDir, 'aiti-bridge', 'agent-token');
   try {
     const token = readFileSync(file, 'utf8').trim();
     if (token) return token;
@@ -37,6 +38,6 @@ function readToken(config: BridgeConfig): string {
     // reported below
   }
   throw new ConfigError(
-    `--mcp-auth needs the bridge token: set AITI_BRIDGE_TOKEN, or --data-dir to the bridge's data dir (no token in ${file})`,
+    `--mcp-auth needs the agent token: set --data-dir (or AITI_BRIDGE_DATA_DIR) to the bridge's data dir (no token in ${file}), or AITI_BRIDGE_TOKEN`,
   );
 }

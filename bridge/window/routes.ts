@@ -8,7 +8,7 @@ export const windowRoutes: RouteSetup = (router, bridge) => {
   /** GET /bridge/sse?role=ai: `state` first, then deltas. */
   router.get(STREAM_PATHS.ai, (ctx) => {
     readQuery(ctx, AiSseQuery);
-    bridge.hub.attach(new SseStream(ctx, { pingMs: bridge.config.pingMs }));
+    bridge.hub.attach(new SseStream(ctx, { pingMs: bridge.config.pingMs, limits: bridge.limits }));
   });
 
   router.get('/bridge/sessions', (ctx) => {

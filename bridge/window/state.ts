@@ -19,7 +19,10 @@ export function agentRows(bridge: BridgeContext): StateEvent['agents'] {
   return bridge.agents.all().map((agent) => bridge.agents.view(agent, bridge.inbox.unread(agent.agentId)));
 }
 
-/** Sends the `agents` event: the one place it is built (an agent came or went, or its unread count moved). */
+/**
+ * An agent came or went, or its unread count moved: the window's feed sends the `agents` event (built from
+ * agentRows) at its next coalesced update.
+ */
 export function broadcastAgents(bridge: BridgeContext): void {
-  bridge.hub.broadcast('agents', { agents: agentRows(bridge) });
+  bridge.windowFeed.agentsChanged();
 }

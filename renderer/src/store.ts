@@ -1,3 +1,4 @@
+import { applyPagesDelta } from './pages-delta.js';
 import type {
   AgentView,
   AskEnd,
@@ -7,6 +8,7 @@ import type {
   InboxStatusAnswer,
   Message,
   MessageStatusEvent,
+  PagesDelta,
   SessionRow,
   StateEvent,
 } from '../../bridge/protocol/index.js';
@@ -66,7 +68,7 @@ export type Action =
   | { type: 'sending'; askId: string; sending: boolean }
   | { type: 'ask_gone'; askId: string }
   | { type: 'agents'; agents: AgentView[] }
-  | { type: 'pages'; pages: SessionRow[]; heldOrigins: string[] }
+  | { type: 'pages'; delta: PagesDelta }
   | { type: 'messages'; messages: Message[] }
   | { type: 'message_status'; status: MessageStatusEvent }
   | { type: 'inbox_status'; answer: InboxStatusAnswer }
@@ -197,7 +199,7 @@ export function reduce(state: WindowState, action: Action): WindowState {
     case 'agents':
       return { ...state, agents: action.agents };
     case 'pages':
-      return { ...state, pages: action.pages, heldOrigins: action.heldOrigins };
+      return { ...state, pages: applyPagesDelta(state.pages, action.delta), heldOrigins: action.delta.heldOrigins };
     case 'messages':
       return { ...state, messages: mergeMessages(state.messages, action.messages) };
     case 'message_status': {

@@ -50,7 +50,7 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
               case 'agents':
                 return dispatch({ type: 'agents', agents: event.data.agents });
               case 'pages':
-                return dispatch({ type: 'pages', pages: event.data.pages, heldOrigins: event.data.heldOrigins });
+                return dispatch({ type: 'pages', delta: event.data });
               case 'message':
                 refreshCounts();
                 return dispatch({ type: 'messages', messages: [event.data] });

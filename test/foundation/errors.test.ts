@@ -9,6 +9,7 @@ const EXPECTED_STATUS: Record<string, number> = {
   NotFound: 404,
   Conflict: 409,
   Refused: 409,
+  TooMany: 429,
   Unavailable: 503,
 };
 

@@ -143,7 +143,7 @@ describe('the human stream', () => {
     });
     const { pageId } = claim.body as { pageId: string };
     const delta = await stream.next('pages');
-    expect(delta.data).toMatchObject({ pages: [expect.objectContaining({ pageId, active: false })] });
+    expect(delta.data).toMatchObject({ upsert: [expect.objectContaining({ pageId, active: false })], gone: [] });
     stream.close();
   });
 });

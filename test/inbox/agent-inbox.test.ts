@@ -82,6 +82,9 @@ describe('the agent inbox over MCP', () => {
     await window.next('state');
     const msgId = ((await push(bridge, { to: 'cursor', text: 'hi' })).body as PushAnswer).delivered[0]?.msgId;
     expect((await window.next('message')).data).toMatchObject({ id: msgId, status: 'pending' });
+    // agents updates are coalesced (a few a second): wait for the one that counts the new message
+    const unreadOf = (e: { data: unknown }) => (e.data as { agents: Array<{ unread: number }> }).agents[0]?.unread;
+    while (unreadOf(await window.next('agents')) !== 1);
     await inbox(agent, {});
     expect((await window.next('message_status')).data).toMatchObject({
       id: msgId,
@@ -90,10 +93,7 @@ describe('the agent inbox over MCP', () => {
     });
     await inbox(agent, { ack: [msgId] });
     expect((await window.next('message_status')).data).toMatchObject({ id: msgId, status: 'consumed' });
-    const agents = window.events
-      .filter((e) => e.event === 'agents')
-      .map((e) => e.data as { agents: Array<{ unread: number }> });
-    expect(agents.some((a) => a.agents[0]?.unread === 1)).toBe(true);
+    while (unreadOf(await window.next('agents')) !== 0);
     window.close();
   });
 
@@ -110,10 +110,14 @@ describe('the agent inbox over MCP', () => {
     expect((await inbox(two)).messages.map((m) => m.text)).toEqual(['stand up meeting, stop typing']);
   });
 
-  it('keeps an agent id and its inbox across a reconnect and a bridge restart', async () => {
+  it('keeps a chosen agent id and its inbox across a reconnect and a bridge restart, with its agentKey', async () => {
     const first = await startBridge();
     const before = await connectAgent(first.url, { clientName: 'some-client' });
-    expect((await hello(before, { agentId: 'frontend-bot' })).agentId).toBe('frontend-bot');
+    const chosen = (await callTool(before, 'aiti_hello', { agentId: 'frontend-bot' })).structuredContent as {
+      agentId: string;
+      agentKey: string;
+    };
+    expect(chosen.agentId).toBe('frontend-bot');
     await push(first, { to: 'frontend-bot', text: 'one' });
     await push(first, { to: 'frontend-bot', text: 'two' });
     expect((await inbox(before)).messages).toHaveLength(2); // delivered, not acked
@@ -122,7 +126,10 @@ describe('the agent inbox over MCP', () => {
 
     const second = await startBridge({ dataDir: first.context.config.dataDir });
     const after = await connectAgent(second.url, { clientName: 'another-client' });
-    expect(await hello(after, { agentId: 'frontend-bot' })).toMatchObject({ agentId: 'frontend-bot', pending: 2 });
+    expect(await hello(after, { agentId: 'frontend-bot', agentKey: chosen.agentKey })).toMatchObject({
+      agentId: 'frontend-bot',
+      pending: 2,
+    });
     expect((await inbox(after)).messages.map((m) => m.text)).toEqual(['one', 'two']);
   });
 

@@ -113,6 +113,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
       signal: new AbortController().signal,
       progress: async () => undefined,
       bindAgent: () => agent,
+      claimant: { stateless: true, humanToken: false, ownName: () => false },
     };
     const refused = runPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
     await expect(refused).rejects.toBeInstanceOf(ToolError);

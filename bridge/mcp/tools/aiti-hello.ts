@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentId, strictArgs, SubscribableEvent } from '../../protocol/index.js';
+import { claimProblem } from '../../agents/identity.js';
 import { connectedList } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
@@ -11,7 +12,8 @@ const told = new WeakSet<Agent>();
 const HOW_TO = [
   'Messages from the human (and async answers, and page events you subscribed to) wait in your inbox; every tool result ends with a one-line notice while some are unread.',
   'Call aiti_inbox to read them (they become "delivered"), then aiti_inbox {"ack":[ids]} once handled (they become "consumed").',
-  'Call aiti_hello again with the same agentId after a reconnect or a bridge restart: your inbox is kept.',
+  "Your client's own name (the default agentId) is yours again after a reconnect or a bridge restart, with its inbox. A chosen agentId comes with an agentKey, returned once: keep it and pass it with aiti_hello to take that id back.",
+  "Another live agent's id, or another agent's inbox, cannot be taken without its agentKey or the human's token.",
   'Page tools use the page bound here when you leave out pageId.',
 ];
 
@@ -19,18 +21,34 @@ export const aitiHello = defineTool({
   name: 'aiti_hello',
   title: 'Introduce yourself',
   description:
-    'Binds this session to your agent id (stable across reconnects and bridge restarts: pass the same agentId again), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.',
+    "Binds this session to your agent id (your client's own name by default, the same after reconnects and bridge restarts; a chosen agentId returns an agentKey once — pass it with the agentId to take that id back later; another agent's id is refused), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.",
   inputSchema: toolInput(
     'aiti_hello',
     strictArgs({
       agentId: AgentId.optional(),
+      agentKey: z
+        .string()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe('the key an earlier aiti_hello returned for agentId: takes that id back (after a restart)'),
       pageId,
       subEvents: z.array(SubscribableEvent).optional(),
     }),
   ),
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
-  async handle({ agentId, pageId, subEvents }, call) {
+  async handle({ agentId, agentKey, pageId, subEvents }, call) {
     const { bridge } = call;
+    let issuedKey: string | undefined;
+    if (agentId && agentId !== call.agent.agentId) {
+      const problem = claimProblem(bridge, agentId, {
+        ...call.claimant,
+        current: call.agent.agentId,
+        ...(agentKey !== undefined ? { agentKey } : {}),
+      });
+      if (problem) throw new ToolError(problem, agentKey !== undefined ? 'agentKey' : 'agentId');
+      issuedKey = bridge.claims.issueKey(agentId, call.claimant.stateless ? 'stateless' : 'session');
+    }
     if (pageId !== undefined && !bridge.pages.get(pageId)) {
       throw new ToolError(`pageId "${pageId}" is not connected; ${connectedList(call)}`, 'pageId');
     }
@@ -47,16 +65,22 @@ export const aitiHello = defineTool({
     const pending = bridge.inbox.unread(agent.agentId);
     const structured = {
       agentId: agent.agentId,
+      ...(issuedKey ? { agentKey: issuedKey } : {}),
       pending,
       ...(agent.pageId ? { pageId: agent.pageId } : {}),
       subEvents: [...agent.subEvents],
       pages,
       howTo: HOW_TO,
     };
-    const summary = `You are agent "${agent.agentId}"; ${pending} pending message(s)${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
+    const summary = `You are agent "${agent.agentId}"${issuedKey ? ' (keep agentKey to take this id back later)' : ''}; ${pending} pending message(s)${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
     const firstHello = !told.has(agent);
     told.add(agent);
     const text = [
+      ...(issuedKey
+        ? [
+            `agentKey: ${issuedKey} (shown once: pass it with aiti_hello {agentId, agentKey} to take this id back later)`,
+          ]
+        : []),
       ...pages.map((p) => `  ${p.pageId} ${p.url}${p.title ? ` ${JSON.stringify(p.title)}` : ''}`),
       ...(agent.subEvents.size ? [`subscribed to: ${[...agent.subEvents].join(', ')}`] : []),
       ...(firstHello ? HOW_TO : []),

@@ -1,5 +1,5 @@
 import { strictArgs } from '../../protocol/index.js';
-import { composeState } from '../../window/state.js';
+import { agentRows } from '../../window/state.js';
 import { isConnected } from '../../pages/registry.js';
 import { defineTool, toolInput } from '../tool.js';
 
@@ -7,12 +7,11 @@ export const bridgeStatus = defineTool({
   name: 'bridge_status',
   title: 'Bridge status',
   description:
-    'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, and how many questions to the human are open. Call it first, and whenever a tool says a page is not connected.',
+    'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, how many questions to the human are open, and its resource limits (limit, current use, refusals). Call it first, and whenever a tool says a page is not connected.',
   inputSchema: toolInput('bridge_status', strictArgs({})),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle(_args, call) {
     const { bridge, agent } = call;
-    const state = composeState(bridge);
     const pages = bridge.pages.all();
     const row = (p: (typeof pages)[number]) => ({
       pageId: p.pageId,
@@ -23,7 +22,7 @@ export const bridgeStatus = defineTool({
       frames: [...p.frames.values()].filter((f) => f.stream?.isOpen).map((f) => f.frameId),
     });
     const operable = bridge.pages.operable();
-    const agents = state.agents.map((a) => ({
+    const agents = agentRows(bridge).map((a) => ({
       agentId: a.agentId,
       online: a.online,
       transport: a.transport,
@@ -46,8 +45,9 @@ export const bridgeStatus = defineTool({
       },
       /** page events that went nowhere: from held pages, or from legacy pages kept out of inboxes and the editor */
       droppedPageEvents: bridge.pageEvents.dropped(),
-      openAsks: state.asks.length,
-      humanAway: state.away,
+      openAsks: bridge.asks.views().length,
+      humanAway: bridge.asks.away,
+      limits: bridge.limits.report(),
     };
     const summary = `${operable.length} page(s) to drive: ${operable.map((p) => p.pageId).join(', ') || 'none'}; ${structured.agents.online.length} agent(s) online; ${structured.openAsks} open ask(s)`;
     const pageLine = (p: ReturnType<typeof row>) =>
@@ -63,8 +63,18 @@ export const bridgeStatus = defineTool({
       ...(structured.disconnectedPages.length ? [`disconnected: ${structured.disconnectedPages.join(', ')}`] : []),
       `agents online: ${agentList(structured.agents.online)}`,
       ...(structured.agents.offline.length ? [`agents offline: ${agentList(structured.agents.offline)}`] : []),
-      `human: ${state.away ? 'away' : 'present'}; bridge ${bridge.version}, up ${Math.round(structured.uptimeMs / 1000)} s`,
+      ...limitLines(structured.limits),
+      `human: ${structured.humanAway ? 'away' : 'present'}; bridge ${bridge.version}, up ${Math.round(structured.uptimeMs / 1000)} s`,
     ].join('\n');
     return { structured, summary, text };
   },
 });
+
+/** One line naming the limits that refused or dropped something (the numbers are in structuredContent). */
+function limitLines(limits: Record<string, { limit: number; refused: number }>): string[] {
+  const hit = Object.entries(limits).filter(([, line]) => line.refused > 0);
+  if (!hit.length) return [];
+  return [
+    `limits reached: ${hit.map(([name, line]) => `${name} (limit ${line.limit}, ${line.refused} refused)`).join(', ')}`,
+  ];
+}

@@ -1,0 +1,103 @@
+/**
+ * Resource limits (README "Security" → limits): what one page, one origin or one slow reader may hold on the
+ * bridge, so nothing a web page or a stalled window does can exhaust its memory or its event loop.
+ */
+export interface Limits {
+  /** pages kept per loopback or allowed origin; past it the oldest closed page of that origin is forgotten */
+  pagesPerOrigin: number;
+  /** pages kept per origin still held for the human's approval */
+  heldPagesPerOrigin: number;
+  /** pages kept in all */
+  pagesTotal: number;
+  /** page command streams open at once */
+  pageStreams: number;
+  /** frames one page may register */
+  framesPerPage: number;
+  /** console, network and error records kept per page, in bytes (the oldest give way) */
+  bufferBytesPerPage: number;
+  /** the same records for all pages together (past it new records are refused) */
+  bufferBytesTotal: number;
+  /** bytes an SSE reader may leave unread before it is disconnected */
+  sseBufferBytes: number;
+  /** how deeply a JSON body may nest */
+  jsonDepth: number;
+  /** the window gets at most one pages/agents update per this many ms */
+  windowCoalesceMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  pagesPerOrigin: 1000,
+  heldPagesPerOrigin: 20,
+  pagesTotal: 2000,
+  pageStreams: 2000,
+  framesPerPage: 64,
+  bufferBytesPerPage: 2 * 1024 * 1024,
+  bufferBytesTotal: 128 * 1024 * 1024,
+  sseBufferBytes: 8 * 1024 * 1024,
+  jsonDepth: 64,
+  windowCoalesceMs: 250,
+};
+
+/** The limits a bridge runs with: the defaults, with what its configuration overrides. */
+export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
+  return { ...DEFAULT_LIMITS, ...overrides };
+}
+
+/** The names bridge_status reports, one line each. */
+export type LimitName =
+  | 'pagesPerOrigin'
+  | 'pagesTotal'
+  | 'pageStreams'
+  | 'framesPerPage'
+  | 'bufferBytesPerPage'
+  | 'bufferBytesTotal'
+  | 'sseReaders'
+  | 'jsonDepth';
+
+export interface LimitLine {
+  limit: number;
+  /** what is held now, where that is one number */
+  current?: number;
+  /** refusals, dropped records or disconnected readers since the bridge started */
+  refused: number;
+}
+
+/**
+ * Counts refusals per limit and reads the current use from the modules that own it (the registry owns pages,
+ * the buffers own bytes). Owned by the bridge context; bridge_status reads `report()`.
+ */
+export class LimitCounters {
+  private readonly refusals = new Map<LimitName, number>();
+  private readonly readers = new Map<LimitName, () => number>();
+  /** SSE streams open now (page and window streams) */
+  openStreams = 0;
+
+  constructor(readonly limits: Limits) {}
+
+  refused(name: LimitName, count = 1): void {
+    this.refusals.set(name, (this.refusals.get(name) ?? 0) + count);
+  }
+
+  /** Tells the report how to read the current use of a limit. */
+  current(name: LimitName, read: () => number): void {
+    this.readers.set(name, read);
+  }
+
+  report(): Record<LimitName, LimitLine> {
+    const l = this.limits;
+    const line = (name: LimitName, limit: number): LimitLine => {
+      const read = this.readers.get(name);
+      return { limit, ...(read ? { current: read() } : {}), refused: this.refusals.get(name) ?? 0 };
+    };
+    return {
+      pagesPerOrigin: line('pagesPerOrigin', l.pagesPerOrigin),
+      pagesTotal: line('pagesTotal', l.pagesTotal),
+      pageStreams: line('pageStreams', l.pageStreams),
+      framesPerPage: line('framesPerPage', l.framesPerPage),
+      bufferBytesPerPage: line('bufferBytesPerPage', l.bufferBytesPerPage),
+      bufferBytesTotal: line('bufferBytesTotal', l.bufferBytesTotal),
+      sseReaders: { ...line('sseReaders', l.sseBufferBytes), current: this.openStreams },
+      jsonDepth: line('jsonDepth', l.jsonDepth),
+    };
+  }
+}
