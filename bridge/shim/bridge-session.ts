@@ -61,7 +61,10 @@ export class BridgeSession {
       });
     } catch (error) {
       const code = (error as { cause?: { code?: string } }).cause?.code;
-      throw new UpstreamError('down', describeFetchError(error), code !== undefined && !NOT_SENT.has(code));
+      // only a known "never connected" code proves the bridge did not get it; a socket that died without a code
+      // (the bridge killed before its answer's headers) may have delivered it, and sending it again could act twice
+      const reached = code === undefined ? !this.abort.signal.aborted : !NOT_SENT.has(code);
+      throw new UpstreamError('down', describeFetchError(error), reached);
     }
     const sessionId = res.headers.get('mcp-session-id');
     if (sessionId && !this.sessionId) this.sessionId = sessionId;
