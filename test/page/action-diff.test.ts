@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startBridge } from '../helpers/bridge.js';
-import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
-import { connectedPage, ensurePageAgentBuilt } from './harness.js';
-import { startReactApp } from './vite-app.js';
+import { ensurePageAgentBuilt, refOf } from './harness.js';
+import { openReactApp } from './vite-app.js';
 
 beforeAll(() => ensurePageAgentBuilt());
 
@@ -20,19 +18,9 @@ function changeOf(result: CallToolResult): Change | undefined {
   return (result.structuredContent as { outlineChange?: Change }).outlineChange;
 }
 
-function refOf(outline: string, pattern: string): string {
-  const ref = /\b(e\d+)\b/.exec(outline.split('\n').find((l) => l.includes(pattern)) ?? '')?.[1];
-  if (!ref) throw new Error(`no ref for ${pattern} in:\n${outline}`);
-  return ref;
-}
-
 describe('actions say what changed since the agent last looked', () => {
   it('Input.type, Input.click, form_fill and a same-document navigation on the React app report the outline change', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, app, tab } = await openReactApp();
     await tab.waitForSelector('h1');
     const agent = await connectAgent(bridge.url);
     const exec = (cmd: string, args: Record<string, unknown>) => callTool(agent, 'page_exec', { cmd, args });

@@ -64,3 +64,11 @@ export async function openPage(bridge: Bridge, tab: BrowserPage, url: string): P
 export function exec(bridge: Bridge, page: Page, cmd: string, args: Json = {}, frameId?: string): Promise<Json> {
   return bridge.context.requests.send(page, cmd, args, frameId ? { frameId } : {});
 }
+
+/** The ref on the first outline line that contains `pattern` (fails naming the outline when there is none). */
+export function refOf(outline: string, pattern: string): string {
+  const line = outline.split('\n').find((l) => l.includes(pattern));
+  const ref = line ? /\b(e\d+)\b/.exec(line)?.[1] : undefined;
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${outline}`);
+  return ref;
+}

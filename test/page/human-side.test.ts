@@ -8,7 +8,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPage, ensurePageAgentBuilt } from './harness.js';
-import { startReactApp } from './vite-app.js';
+import { openReactApp, startReactApp } from './vite-app.js';
 
 beforeAll(() => ensurePageAgentBuilt());
 
@@ -28,11 +28,7 @@ const overlay = (tab: Tab, part: string) => tab.locator(`aiti-overlay .${part}`)
 
 describe("the human's side of the page", () => {
   it('user_pick_element: hover highlights with an inspector label, a real click picks, with the source line', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, app, tab } = await openReactApp();
     await tab.waitForSelector('h1');
     const agent = await connectAgent(bridge.url);
 
@@ -61,11 +57,7 @@ describe("the human's side of the page", () => {
   });
 
   it('Esc closes the picker and the ask ends as rejected', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, tab } = await openReactApp();
     const agent = await connectAgent(bridge.url);
     const asked = callTool(agent, 'user_pick_element', { prompt: 'Pick something' });
     await overlay(tab, 'banner').waitFor();
@@ -74,11 +66,7 @@ describe("the human's side of the page", () => {
   });
 
   it('a pick rejected in the window takes the picker off the page', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, tab } = await openReactApp();
     const agent = await connectAgent(bridge.url);
     const asked = callTool(agent, 'user_pick_element', { prompt: 'Pick something' });
     await overlay(tab, 'banner').waitFor();
@@ -102,11 +90,9 @@ describe("the human's side of the page", () => {
       editor,
       `require('fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)))`,
     );
-    const bridge = await startBridge({ openCmd: `"${process.execPath}" "${editor}" --goto {file}:{line}:{column}` });
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { app, tab } = await openReactApp({
+      openCmd: `"${process.execPath}" "${editor}" --goto {file}:{line}:{column}`,
+    });
     await tab.waitForSelector('h1');
 
     const add = await centreOf(tab, 'text=Add task');

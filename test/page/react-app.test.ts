@@ -6,8 +6,8 @@ import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
-import { connectedPage, ensurePageAgentBuilt } from './harness.js';
-import { buildReactApp, startReactApp } from './vite-app.js';
+import { connectedPage, ensurePageAgentBuilt, refOf } from './harness.js';
+import { buildReactApp, openReactApp } from './vite-app.js';
 import { serveFixture } from '../fixtures/server.js';
 
 beforeAll(() => ensurePageAgentBuilt());
@@ -57,20 +57,9 @@ async function axSnapshot(tab: Tab): Promise<string> {
   return lines.join('\n');
 }
 
-function refOf(outline: string, pattern: string): string {
-  const line = outline.split('\n').find((l) => l.includes(pattern));
-  const ref = line ? /\b(e\d+)\b/.exec(line)?.[1] : undefined;
-  if (!ref) throw new Error(`no ref for ${pattern} in:\n${outline}`);
-  return ref;
-}
-
 describe('a React 19 app on a Vite dev server, driven through the MCP tools', () => {
   it('snapshot → click by ref → type → form_fill the modal dialog → the app state changed; logs and network outlive the tab', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    const page = await connectedPage(bridge, app.url);
+    const { bridge, tab, page } = await openReactApp();
     await tab.waitForSelector('h1');
     // detected again once React has rendered, and sent to the bridge with a new claim (GET /bridge/sessions shows it)
     await waitFor(() => page.frameworks.includes('React'), 5000, 'React reported to the bridge');
@@ -133,11 +122,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
   });
 
   it('with the modal open: the dialog and one line on what is behind it, no larger than the aria snapshot and under half the AX tree', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, tab } = await openReactApp();
     await tab.click('text=Edit profile');
     await tab.waitForSelector('[role=dialog]');
     const agent = await connectAgent(bridge.url);
@@ -166,11 +151,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
   });
 
   it('the empty app: every actionable element has a ref, wrappers have no line, names as the AX tree computes them', async () => {
-    const bridge = await startBridge();
-    const app = await startReactApp(bridge.url);
-    const tab = await (await launchBrowser()).newPage();
-    await tab.goto(app.url);
-    await connectedPage(bridge, app.url);
+    const { bridge, tab } = await openReactApp();
     await tab.waitForSelector('h1');
     // a style the app might have: the AX name stays "Edit profile", innerText would say "EDIT PROFILE"
     await tab.addStyleTag({ content: '.card { text-transform: uppercase }' });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, createServer, type Plugin } from 'vite';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
-import { onCleanup, tempDir } from '../helpers/bridge.js';
+import type { Page as Tab } from 'playwright-core';
+import type { Bridge } from '../../bridge/bridge.js';
+import type { BridgeConfig } from '../../bridge/config.js';
+import type { Page } from '../../bridge/pages/registry.js';
+import { onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { connectedPage } from './harness.js';
 
 const APP = fileURLToPath(new URL('../fixtures/react-app', import.meta.url));
 
@@ -66,4 +72,16 @@ export async function buildReactApp(bridgeUrl: string): Promise<string> {
     build: { outDir, emptyOutDir: true },
   });
   return outDir;
+}
+
+/** A bridge, the React fixture on a Vite dev server, and a Chromium tab on it whose page agent is connected. */
+export async function openReactApp(
+  config: Partial<BridgeConfig> = {},
+): Promise<{ bridge: Bridge; app: { url: string; root: string }; tab: Tab; page: Page }> {
+  const bridge = await startBridge(config);
+  const app = await startReactApp(bridge.url);
+  const tab = await (await launchBrowser()).newPage();
+  await tab.goto(app.url);
+  const page = await connectedPage(bridge, app.url);
+  return { bridge, app, tab, page };
 }
