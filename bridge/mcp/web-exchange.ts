@@ -12,8 +12,11 @@ export function toWebRequest(req: IncomingMessage, url: string, overrides: Recor
   return new Request(url, { method: req.method ?? 'GET', headers });
 }
 
-/** A POST answer's stream that stays quiet this long gets its headers anyway, so the client knows it is served. */
-const QUIET_HEADERS_MS = 20;
+/**
+ * A POST answer's stream that stays quiet past this tick gets its headers anyway, so the client knows the bridge
+ * took the call (the stdio shim never sends a taken call again, but re-sends one it cannot know was taken).
+ */
+const QUIET_HEADERS_MS = 0;
 
 /**
  * Writes a Web `Response` to a Node response, streaming SSE bodies event by event. Resolves when the body ends
@@ -22,7 +25,7 @@ const QUIET_HEADERS_MS = 20;
  * A tool call's SSE answer is usually its headers, one event and the end, produced within one tick: written one
  * by one on a no-delay socket, that is three syscalls and three packets the client wakes up for. The socket is
  * corked until the next tick instead, so they leave together. A long-lived stream (`flushAtOnce`: the GET stream)
- * sends its headers at once; a POST answer that stays quiet (a question to the human) sends them after 20 ms.
+ * sends its headers at once; a POST answer that stays quiet (a question to the human) sends them on the next timer.
  * With `limits`, a client that leaves more than limits.sseBufferBytes unread is disconnected rather than
  * buffered for.
  */
