@@ -5,7 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from './bridge-process.js';
 
 /** An official MCP SDK client, over Streamable HTTP or through the stdio shim (the built one, as installed). */
-export async function connectMcp(bridgeUrl: string, name: string, transport: 'streamable' | 'stdio'): Promise<Client> {
+export async function connectMcp(
+  bridgeUrl: string,
+  name: string,
+  transport: 'streamable' | 'stdio',
+  bin = BIN,
+): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
   if (transport === 'streamable') {
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp/mcp', bridgeUrl)));
@@ -13,7 +18,7 @@ export async function connectMcp(bridgeUrl: string, name: string, transport: 'st
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, '--stdio'],
+        args: [bin, '--stdio'],
         env: {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '',

@@ -23,13 +23,20 @@ export interface BridgeProcess {
 }
 
 export async function spawnBridge(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; bin?: string } = {},
 ): Promise<BridgeProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'aiti-bench-'));
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir, '--token', BENCH_TOKEN], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AITI_LOG: 'warn', AITI_USE_DIST: '1', ...options.env },
-  });
+  // AITI_BENCH_PROFILE=<dir>: the bridge writes a V8 CPU profile there when it stops (open it in Chrome DevTools)
+  const profile = process.env.AITI_BENCH_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, options.bin ?? BIN, '--port', '0', '--data-dir', dataDir, '--token', BENCH_TOKEN],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, AITI_LOG: 'warn', AITI_USE_DIST: '1', ...options.env },
+    },
+  );
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr?.on('data', (c: Buffer) => {

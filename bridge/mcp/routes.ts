@@ -1,4 +1,3 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
 import type { RouteSetup } from '../http/zones.js';
@@ -11,7 +10,7 @@ import { claimProblem } from '../agents/identity.js';
 import { carriesToken, createMcpServer } from './server.js';
 import { McpSession } from './sessions.js';
 import { SHIM_HEADER } from '../protocol/headers.js';
-import { sendWebResponse, toWebRequest } from './web-exchange.js';
+import { HttpTransport } from './http-transport.js';
 
 /** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
@@ -56,11 +55,10 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
         },
       );
       await session.server.connect(session.transport);
-      const response = await session.transport.handleRequest(toWebRequest(ctx.req, ctx.href), { parsedBody: body });
+      ctx.respond = false;
+      await session.transport.handle(ctx.req, ctx.res, { body });
       if (session.id) sessions.set(session.id, session);
       else session.end('initialize was refused');
-      ctx.respond = false;
-      await sendWebResponse(ctx.res, response);
       return;
     }
     await serveStateless(ctx, bridge, body);
@@ -77,13 +75,14 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
   }
   const body = ctx.method === 'POST' ? await readJson(ctx, MCP_BODY_LIMIT) : undefined;
   session.active();
-  const response = await session.transport.handleRequest(toWebRequest(ctx.req, ctx.href), { parsedBody: body });
   ctx.respond = false;
-  const isStream = ctx.method === 'GET' && response.ok && Boolean(response.body);
-  if (isStream) ctx.res.once('close', () => session.streamClosed());
   const limits = (ctx.state as { limits?: LimitCounters }).limits;
-  await sendWebResponse(ctx.res, response, isStream ? () => session.streamOpened() : undefined, {
-    flushAtOnce: isStream,
+  await session.transport.handle(ctx.req, ctx.res, {
+    body,
+    onStreamOpen: () => {
+      ctx.res.once('close', () => session.streamClosed());
+      session.streamOpened();
+    },
     ...(limits ? { limits } : {}),
   });
 }
@@ -108,11 +107,7 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
   let agent = bridge.agents.ensure(named.success ? named.data : 'stateless', { transport: transportKind });
   const accept = ctx.get('accept');
   const stream = accept.includes('text/event-stream') && wantsProgress(body);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: !stream,
-    keepAliveMs: bridge.config.pingMs,
-  });
+  const transport = new HttpTransport({ keepAliveMs: bridge.config.pingMs });
   const closed = new AbortController();
   const server = createMcpServer({
     bridge,
@@ -124,14 +119,9 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
   ctx.res.once('close', () => closed.abort(new Error('the client closed the request')));
   try {
     await server.connect(transport);
-    // Plain HTTP clients (curl, fetch) need not know the Streamable HTTP headers: the answer is JSON anyway.
-    const overrides: Record<string, string> = {
-      'content-type': 'application/json',
-      ...(stream ? {} : { accept: 'application/json, text/event-stream' }),
-    };
-    const response = await transport.handleRequest(toWebRequest(ctx.req, ctx.href, overrides), { parsedBody: body });
     ctx.respond = false;
-    await sendWebResponse(ctx.res, response);
+    // Plain HTTP clients (curl, fetch) need not know the Streamable HTTP headers: the answer is JSON anyway.
+    await transport.handle(ctx.req, ctx.res, { body, lenient: true, streamable: stream });
   } finally {
     await transport.close().catch(() => undefined);
     await server.close().catch(() => undefined);

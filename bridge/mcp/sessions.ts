@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
+import { HttpTransport } from './http-transport.js';
 import { createMcpServer } from './server.js';
 import { pushLinks } from './push-links.js';
 import { rebindSession } from '../agents/rename.js';
@@ -21,7 +21,7 @@ export interface SessionStart {
  * GET stream closes, the client sends DELETE, or the session idles for the TTL without a GET stream.
  */
 export class McpSession {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: HttpTransport;
   readonly server: Server;
   private current?: Agent;
   private readonly closing = new AbortController();
@@ -39,7 +39,7 @@ export class McpSession {
     private readonly onEnd: (session: McpSession) => void,
   ) {
     this.link = { transport: start.transport, ...(start.clientName ? { client: clientLabel(start) } : {}) };
-    this.transport = new WebStandardStreamableHTTPServerTransport({
+    this.transport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       keepAliveMs: bridge.config.pingMs,
       onsessionclosed: () => this.end('the client ended the session'),

@@ -1,6 +1,7 @@
+import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { SHIM_HEADER } from '../protocol/headers.js';
 import { parseMessage, type JsonRpcMessage } from './jsonrpc.js';
-import { readSse } from './sse.js';
+import { SseParser } from './sse.js';
 
 /** Why a message could not reach the bridge. */
 export type UpstreamFailure = 'down' | 'session-lost' | 'auth' | 'other';
@@ -16,8 +17,19 @@ export class UpstreamError extends Error {
   }
 }
 
-/** Connection failures that happen before a byte of the request left: sending it again is safe. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * Failures that prove the request did not reach the bridge whole, so sending it again is safe: the connection was
+ * never made, or the write itself failed (EPIPE: also what a kept-alive socket the bridge had already closed gives).
+ */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
 
 export interface SessionOptions {
   /** the MCP endpoint, e.g. http://127.0.0.1:8777/mcp/mcp */
@@ -29,15 +41,26 @@ export interface SessionOptions {
 }
 
 /**
- * One MCP Streamable HTTP session with the bridge, the client side, on plain fetch: POST each message (its answer
- * comes back as JSON or as an event stream), and one GET stream for what the bridge sends on its own (pushes,
- * sampling). Kept small on purpose, so the shim never loads the MCP SDK.
+ * One MCP Streamable HTTP session with the bridge, the client side, on Node's own http client with kept-alive
+ * sockets: POST each message (its answer comes back as JSON or as an event stream), and one GET stream for what
+ * the bridge sends on its own (pushes, sampling). Kept small on purpose, so the shim never loads the MCP SDK (nor
+ * fetch, whose first use alone costs more than a call).
  */
 export class BridgeSession {
   sessionId?: string;
   protocolVersion?: string;
-  private readonly abort = new AbortController();
+  private readonly agent = new Agent({ keepAlive: true });
+  /** the GET stream and the POST answers being read: stopped when the session broke or was dropped */
+  private readonly reading = new Set<IncomingMessage>();
+  private stream?: ClientRequest;
+  /**
+   * POSTs still waiting for their headers: stopped only when the shim ends the session itself. A session dropped
+   * because its stream broke leaves them running, so each learns from its own socket whether it reached the bridge
+   * (and is never sent twice) instead of being cut off and counted as never sent.
+   */
+  private readonly posts = new Set<ClientRequest>();
   private broken = false;
+  private ended = false;
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -51,101 +74,172 @@ export class BridgeSession {
 
   /** Sends one message; resolves once the bridge took it (an answer may still be streaming back). */
   async send(message: JsonRpcMessage): Promise<void> {
-    let res: Response;
+    const body = JSON.stringify(message);
+    let res: IncomingMessage;
     try {
-      res = await fetch(this.options.endpoint, {
-        method: 'POST',
-        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
-        body: JSON.stringify(message),
-        signal: this.abort.signal,
-      });
+      res = await this.exchange(
+        'POST',
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      );
     } catch (error) {
-      const code = (error as { cause?: { code?: string } }).cause?.code;
-      // only a known "never connected" code proves the bridge did not get it; a socket that died without a code
+      const code = (error as NodeJS.ErrnoException).code;
+      // only a known "never connected" code proves the bridge did not get it; a socket that died after connecting
       // (the bridge killed before its answer's headers) may have delivered it, and sending it again could act twice
-      const reached = code === undefined ? !this.abort.signal.aborted : !NOT_SENT.has(code);
-      throw new UpstreamError('down', describeFetchError(error), reached);
+      const reached = code === undefined ? !this.ended : !NOT_SENT.has(code);
+      throw new UpstreamError('down', code ?? (error as Error).message, reached);
     }
-    const sessionId = res.headers.get('mcp-session-id');
-    if (sessionId && !this.sessionId) this.sessionId = sessionId;
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      throw new UpstreamError(failureOf(res.status), `HTTP ${res.status}${text ? `: ${text.slice(0, 300)}` : ''}`);
+    const sessionId = res.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && !this.sessionId) this.sessionId = sessionId;
+    const status = res.statusCode ?? 0;
+    const type = res.headers['content-type'] ?? '';
+    if (status < 200 || status > 299) {
+      const text = await readText(res).catch(() => '');
+      throw new UpstreamError(failureOf(status), `HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`);
     }
-    const type = res.headers.get('content-type') ?? '';
-    if (res.body && type.includes('text/event-stream')) {
-      void this.read(res.body, 'post');
+    if (type.includes('text/event-stream')) {
+      this.read(res, 'post');
     } else if (type.includes('application/json')) {
-      const text = await res.text();
+      const text = await readText(res);
       const parsed: unknown = text ? JSON.parse(text) : [];
       for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
         const answer = parseMessage(JSON.stringify(item));
         if (answer) this.options.onmessage(answer);
       }
-    } else {
-      await res.body?.cancel();
-    }
+    } else res.resume();
   }
 
   /** Opens the GET stream the bridge sends pushes and its own requests on. */
   async openStream(): Promise<void> {
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(this.options.endpoint, {
-        method: 'GET',
-        headers: this.headers({ accept: 'text/event-stream' }),
-        signal: this.abort.signal,
-      });
+      res = await this.exchange('GET', { accept: 'text/event-stream' });
     } catch (error) {
-      throw new UpstreamError('down', describeFetchError(error));
+      throw new UpstreamError('down', (error as NodeJS.ErrnoException).code ?? (error as Error).message);
     }
+    const status = res.statusCode ?? 0;
     // 405: this bridge offers no stream; pushes then come only with answers
-    if (res.status === 405) return;
-    if (!res.ok || !res.body) {
-      await res.body?.cancel();
-      throw new UpstreamError(failureOf(res.status), `the bridge refused its event stream (HTTP ${res.status})`);
+    if (status === 405) {
+      res.resume();
+      return;
     }
-    void this.read(res.body, 'get');
+    if (status !== 200) {
+      res.resume();
+      throw new UpstreamError(failureOf(status), `the bridge refused its event stream (HTTP ${status})`);
+    }
+    this.read(res, 'get');
   }
 
-  private async read(body: ReadableStream<Uint8Array>, kind: 'post' | 'get'): Promise<void> {
-    try {
-      for await (const event of readSse(body)) {
+  /**
+   * One request; resolves with the response once its headers came. It leaves after the I/O already waiting
+   * (setImmediate), so a kept-alive socket the bridge closed meanwhile is seen closed before it is written to.
+   */
+  private async exchange(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return new Promise((resolve, reject) => {
+      const endpoint = this.options.endpoint;
+      const req = request(endpoint, {
+        method,
+        agent: this.agent,
+        headers: this.headers(
+          body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ),
+      });
+      if (method === 'POST') this.posts.add(req);
+      else if (method === 'GET') this.stream = req;
+      req.on('response', (res) => {
+        this.posts.delete(req);
+        resolve(res);
+      });
+      req.on('error', (error) => {
+        this.posts.delete(req);
+        reject(error);
+      });
+      req.end(body);
+    });
+  }
+
+  private read(res: IncomingMessage, kind: 'post' | 'get'): void {
+    if (this.broken && kind === 'get') {
+      res.destroy();
+      return;
+    }
+    this.reading.add(res);
+    const parser = new SseParser();
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      for (const event of parser.push(chunk)) {
         if (event.event !== 'message') continue;
         const message = parseMessage(event.data);
         if (message) this.options.onmessage(message);
       }
-      // a POST's stream ends after its answer; the GET stream ends only with the session
+    });
+    // a POST's stream ends after its answer; the GET stream ends only with the session
+    res.on('end', () => {
+      this.reading.delete(res);
       if (kind === 'get') this.fail(new Error('the bridge closed the event stream'));
-    } catch (error) {
-      this.fail(error as Error);
-    }
+    });
+    res.on('error', (error) => {
+      this.reading.delete(res);
+      this.fail(error);
+    });
+    res.on('close', () => {
+      this.reading.delete(res);
+      if (!res.complete) this.fail(new Error('the bridge closed the connection'));
+    });
   }
 
   private fail(error: Error): void {
-    if (this.broken || this.abort.signal.aborted) return;
-    this.broken = true;
-    this.abort.abort();
+    if (this.broken) return;
+    this.stop();
     this.options.onbroken(error);
   }
 
   /** Ends the session on the bridge (the agent shows offline at once), then stops its streams. */
   async terminate(): Promise<void> {
     if (this.sessionId && !this.broken) {
-      await fetch(this.options.endpoint, {
-        method: 'DELETE',
-        headers: this.headers({}),
-        signal: AbortSignal.timeout(2000),
-      }).catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        const req = request(this.options.endpoint, {
+          method: 'DELETE',
+          agent: this.agent,
+          headers: this.headers({}),
+          timeout: 2000,
+        });
+        req.on('response', (res) => res.resume().on('end', resolve).on('error', resolve));
+        req.on('timeout', () => req.destroy());
+        req.on('error', () => resolve());
+        req.end();
+      });
     }
+    this.ended = true;
+    for (const req of this.posts) req.destroy();
+    this.posts.clear();
     this.close();
+    this.agent.destroy();
   }
 
   /** Stops the streams without telling the bridge (it is gone, or forgot the session). */
   close(): void {
-    this.broken = true;
-    this.abort.abort();
+    this.stop();
   }
+
+  private stop(): void {
+    this.broken = true;
+    this.stream?.destroy();
+    for (const res of this.reading) res.destroy();
+    this.reading.clear();
+    // POSTs in flight finish on their own; the kept-alive sockets are unref'd and close with the bridge's timeout
+  }
+}
+
+function readText(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.on('end', () => resolve(text));
+    res.on('error', reject);
+  });
 }
 
 function failureOf(status: number): UpstreamFailure {
@@ -153,10 +247,4 @@ function failureOf(status: number): UpstreamFailure {
   if (status === 401) return 'auth';
   if (status === 502 || status === 503 || status === 504) return 'down';
   return 'other';
-}
-
-/** `ECONNREFUSED` and the like: what fetch hides in its error's cause. */
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
 }

@@ -5,28 +5,31 @@ export interface SseEvent {
 }
 
 /**
- * The events of a `text/event-stream` body, in order (the parts of the format the bridge's MCP endpoint uses:
- * `event:` and `data:` lines, comments and `id:` skipped).
+ * Turns the text of a `text/event-stream` body, chunk by chunk, into its events (the parts of the format the
+ * bridge's MCP endpoint uses: `event:` and `data:` lines; comments and `id:` skipped).
  */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  // read through a reader: the DOM typings (the electron project sees this file) give streams no async iterator
-  const reader = body.getReader();
-  let buffer = '';
-  let event = '';
-  let data: string[] = [];
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    buffer += decoder.decode(next.value, { stream: true });
+export class SseParser {
+  private buffer = '';
+  private event = '';
+  private data: string[] = [];
+
+  push(chunk: string): SseEvent[] {
+    const events: SseEvent[] = [];
+    this.buffer += chunk;
+    let start = 0;
     let newline: number;
-    while ((newline = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, newline).replace(/\r$/, '');
-      buffer = buffer.slice(newline + 1);
+    while ((newline = this.buffer.indexOf('\n', start)) !== -1) {
+      let line = this.buffer.slice(start, newline);
+      start = newline + 1;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
       if (line === '') {
-        if (data.length) yield { event: event || 'message', data: data.join('\n') };
-        event = '';
-        data = [];
-      } else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      else if (line.startsWith('event:')) event = line.slice(6).trim();
+        if (this.data.length) events.push({ event: this.event || 'message', data: this.data.join('\n') });
+        this.event = '';
+        this.data = [];
+      } else if (line.startsWith('data:')) this.data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+      else if (line.startsWith('event:')) this.event = line.slice(6).trim();
     }
+    this.buffer = this.buffer.slice(start);
+    return events;
   }
 }

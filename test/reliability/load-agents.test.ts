@@ -27,6 +27,9 @@ async function statelessAgent(bridgeUrl: string, agentId: string): Promise<Clien
   return client;
 }
 const RUN_MS = 4000;
+/** the least traffic the checks need, however slow the machine: the run goes on past RUN_MS until it is reached */
+const MIN_CALLS_PER_AGENT = 4;
+const MIN_PUSHES = 51;
 
 /**
  * Many pages and many agents at once, for a bounded time: every agent drives pages chosen in turn while the
@@ -62,7 +65,7 @@ describe('load: many pages and agents at once', () => {
     const calls = new Map<string, number>();
 
     const drive = async ({ id, client }: { id: string; client: Client }, a: number) => {
-      for (let i = 0; Date.now() < until; i++) {
+      for (let i = 0; Date.now() < until || ((calls.get(id) ?? 0) < MIN_CALLS_PER_AGENT && !failed.length); i++) {
         const page = pages[(a * 7 + i * 5) % PAGES] as SturdyPage;
         const target = `css=#${id}-${i}`;
         const result = (await client.callTool(
@@ -83,7 +86,7 @@ describe('load: many pages and agents at once', () => {
     };
     const pushed = new Map<string, string>(); // msgId → the agent it was addressed to
     const push = async (w: number) => {
-      for (let i = 0; Date.now() < until; i++) {
+      for (let i = 0; Date.now() < until || pushed.size < MIN_PUSHES; i++) {
         const to = agents[(w + i) % agents.length]?.id ?? '';
         const res = await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to, text: `${w}.${i}` } });
         expect(res.status).toBe(200);
@@ -97,8 +100,9 @@ describe('load: many pages and agents at once', () => {
 
     expect(failed).toEqual([]);
     expect(misrouted).toEqual([]);
-    for (const { id } of agents) expect(calls.get(id) ?? 0, `page calls of ${id}`).toBeGreaterThan(3);
-    expect(pushed.size).toBeGreaterThan(50);
+    for (const { id } of agents)
+      expect(calls.get(id) ?? 0, `page calls of ${id}`).toBeGreaterThanOrEqual(MIN_CALLS_PER_AGENT);
+    expect(pushed.size).toBeGreaterThanOrEqual(MIN_PUSHES);
     expect(bridge.context.requests.size).toBe(0);
 
     // every agent reads its inbox: exactly its own pushes, each once (an ack call also returns the next pending ones)

@@ -1,0 +1,183 @@
+import { request, type IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { startBridge } from '../helpers/bridge.js';
+import { openWindow } from '../helpers/window.js';
+
+/**
+ * The bridge's own Streamable HTTP transport (bridge/mcp/http-transport.ts), seen from a raw HTTP client: how an
+ * answer comes back (one JSON body when it is ready at once, an event stream when it is not), and what a client
+ * gets when its session ends under a call.
+ */
+const VERSION = '2025-06-18';
+
+interface Raw {
+  res: IncomingMessage;
+  body: Promise<string>;
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    });
+    req.on('response', (res) => {
+      res.setEncoding('utf8');
+      let received = '';
+      res.on('data', (chunk: string) => (received += chunk));
+      resolve({ res, body: new Promise((done) => res.on('end', () => done(received))) });
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+async function session(url: string): Promise<Record<string, string>> {
+  const init = await post(url, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  await init.body;
+  const id = init.res.headers['mcp-session-id'];
+  expect(typeof id).toBe('string');
+  const headers = { 'mcp-session-id': String(id), 'mcp-protocol-version': VERSION };
+  await (
+    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)
+  ).body;
+  return headers;
+}
+
+/** The JSON-RPC messages of an SSE body. */
+function events(body: string): unknown[] {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as unknown);
+}
+
+describe('the Streamable HTTP transport', () => {
+  it('answers a call that is ready at once as one JSON body with its length', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const call = await post(
+      url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bridge_status', arguments: {} } },
+      headers,
+    );
+    expect(call.res.statusCode).toBe(200);
+    expect(call.res.headers['content-type']).toBe('application/json');
+    expect(call.res.headers['mcp-session-id']).toBe(headers['mcp-session-id']);
+    const body = await call.body;
+    expect(Number(call.res.headers['content-length'])).toBe(Buffer.byteLength(body));
+    expect(JSON.parse(body)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { you: 'raw' } } });
+  });
+
+  it('answers a batch of two requests as a JSON array in their order', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const call = await post(
+      url,
+      [
+        { jsonrpc: '2.0', id: 'b', method: 'ping' },
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+      ],
+      headers,
+    );
+    const answers = JSON.parse(await call.body) as Array<{ id: string; result: unknown }>;
+    expect(answers.map((a) => a.id)).toEqual(['b', 'a']);
+    expect(answers[1]?.result).toMatchObject({ tools: expect.arrayContaining([expect.anything()]) });
+  });
+
+  it('sends the headers of a call that waits for the human before its answer, then the answer as an event', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const call = await post(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'user_confirm', arguments: { prompt: 'Go on?' } },
+      },
+      headers,
+    );
+    // the headers came while the card is still open: the client knows the bridge took the call
+    expect(call.res.headers['content-type']).toBe('text/event-stream');
+    const card = await window.nextAsk();
+    expect(card.prompt).toBe('Go on?');
+    expect((await window.act({ askId: card.askId, action: 'answer', value: true })).status).toBe(200);
+    const answer = events(await call.body).find((m) => (m as { id?: unknown }).id === 7);
+    expect(answer).toMatchObject({ result: { structuredContent: { status: 'answered', value: true } } });
+  });
+
+  it('streams progress when the call asks for it, with the answer last', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const call = await post(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'user_confirm', arguments: { prompt: 'Ship it?' }, _meta: { progressToken: 'p8' } },
+      },
+      headers,
+    );
+    const card = await window.nextAsk();
+    await window.act({ askId: card.askId, action: 'answer', value: false });
+    const messages = events(await call.body) as Array<{ method?: string; id?: number; params?: unknown }>;
+    expect(messages[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p8' } });
+    expect(messages.at(-1)).toMatchObject({ id: 8, result: { structuredContent: { status: 'answered' } } });
+  });
+
+  it('answers a call still open when the client ends the session with an error, not a cut stream', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const call = await post(
+      url,
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'user_confirm', arguments: { prompt: 'Wait?' } } },
+      headers,
+    );
+    await window.nextAsk();
+    const ended = await fetch(url, { method: 'DELETE', headers });
+    expect(ended.status).toBe(200);
+    const answer = events(await call.body).find((m) => (m as { id?: unknown }).id === 9);
+    expect(answer).toMatchObject({ error: { message: expect.stringContaining('session ended') } });
+  });
+
+  it('refuses what the SDK refuses: a bad message, an unknown protocol version, a second GET stream', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    const bad = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping', extra: true }, headers);
+    expect(bad.res.statusCode).toBe(400);
+    expect(JSON.parse(await bad.body)).toMatchObject({ error: { code: -32700 } });
+    const version = await post(
+      url,
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { ...headers, 'mcp-protocol-version': '1999-01-01' },
+    );
+    expect(version.res.statusCode).toBe(400);
+    expect(await version.body).toContain('Unsupported protocol version: 1999-01-01');
+    const streams = new AbortController();
+    try {
+      const first = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' }, signal: streams.signal });
+      expect(first.status).toBe(200);
+      const second = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' }, signal: streams.signal });
+      expect(second.status).toBe(409);
+    } finally {
+      streams.abort();
+    }
+  });
+});
