@@ -48,16 +48,24 @@ export function visibleOptions(root: Element | Document): Element[] {
   return [...root.querySelectorAll('.ant-select-item-option')].filter(pressable);
 }
 
+/** A list open now: visible, with options, and not one still fading out after it closed (Ant Design's `-leave`). */
+function showing(list: Element): boolean {
+  return isVisible(list) && !/-leave\b/.test(list.className) && visibleOptions(list).length > 0;
+}
+
 /** The open list of options this widget controls, if it is showing. */
 function openList(combo: Element, before: Set<Element>): Element | undefined {
   if (combo.getAttribute('role') === 'listbox') return combo;
-  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')])
+  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')]) {
     if (isVisible(target) && visibleOptions(target).length) return target;
+  }
+  // Ant Design links its input to a 0 px accessibility copy of the list (`<id>_list`) inside the visual dropdown
+  const copy = combo.id ? combo.ownerDocument.getElementById(`${combo.id}_list`) : null;
+  const dropdown = copy?.closest('.ant-select-dropdown');
+  if (dropdown && showing(dropdown)) return dropdown;
   // popups are often portals with no link back: the list that appeared since the widget was opened
   const doc = combo.ownerDocument;
-  const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(
-    (list) => isVisible(list) && visibleOptions(list).length > 0,
-  );
+  const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(showing);
   return lists.find((list) => !before.has(list)) ?? lists[lists.length - 1];
 }
 
