@@ -36,7 +36,13 @@ const world = fixtureSuite({
     express: true,
   },
   sources: [
-    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.tsx', marker: '<h1>' },
+    {
+      what: 'a plain tag (the React component that renders it is its owner)',
+      target: (tab) => tab.locator('h1'),
+      file: 'src/App.tsx',
+      marker: '<h1>',
+      component: 'App',
+    },
     {
       what: 'an antd Button',
       target: (tab) => tab.getByRole('button', { name: 'Count' }),

@@ -16,7 +16,13 @@ const world = fixtureSuite({
   fill: { fields: { Name: 'Lin', Role: 'Admin', Team: 'Growth', 'Notify me': true }, button: 'Save' },
   saved: { name: 'Lin', role: 'admin', team: 'growth', notify: true },
   sources: [
-    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.tsx', marker: '<h1>' },
+    {
+      what: 'a plain tag (the React component that renders it is its owner)',
+      target: (tab) => tab.locator('h1'),
+      file: 'src/App.tsx',
+      marker: '<h1>',
+      component: 'App',
+    },
     {
       what: 'the Radix trigger',
       target: (tab) => tab.getByRole('combobox', { name: 'Role' }),

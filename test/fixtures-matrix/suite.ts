@@ -96,9 +96,15 @@ export function fixtureSuite(c: FixtureCase): () => FixtureWorld {
       const [first] = c.sources;
       if (!first) return;
       await altClick(d, first.target(d.tab));
-      expect(await world.opened()).toMatch(
-        new RegExp(`^${join(world.root, first.file)}:${lineOf(world.root, first.file, first.marker)}:\\d+$`),
-      );
+      const line = lineOf(world.root, first.file, first.marker);
+      expect(await world.opened()).toMatch(new RegExp(`^${join(world.root, first.file)}:${line}:\\d+$`));
+      // the human sees which component it opened
+      if (first.component)
+        await expect
+          .poll(() => d.tab.locator('aiti-overlay .toast').allTextContents())
+          .toContainEqual(
+            expect.stringContaining(`Opening ${first.component} at ${join(world.root, first.file)}:${line}`),
+          );
       expect(await d.state()).toMatchObject({ saved: null, clicks: 0 });
     });
   });
