@@ -79,9 +79,10 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
     if (!option) throw noSuchOption(what, w, options);
     labels[i] = optionText(option);
   }
-  const chosen = labels.filter((l): l is string => l !== undefined);
-  if (!multi) return [await chooseOption(combo, chosen[0] ?? '', what)];
   const has = (list: string[], label: string) => list.some((l) => fold(l) === fold(label));
+  // a label asked for twice is pressed once (a second press would deselect it)
+  const chosen = labels.reduce<string[]>((acc, l) => (l === undefined || has(acc, l) ? acc : [...acc, l]), []);
+  if (!multi) return [await chooseOption(combo, chosen[0] ?? '', what)];
   // pressing a selected option deselects it, in every library that renders them in the list (ARIA's way)
   for (const label of held) if (!has(chosen, label)) await chooseOption(combo, label, what);
   for (const label of chosen) if (!has(held, label)) await chooseOption(combo, label, what);
