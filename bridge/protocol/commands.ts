@@ -112,8 +112,25 @@ export const PageCommands = {
       .optional()
       .describe('dialog title or selector; default the topmost open dialog, else the page'),
     fields: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-      .describe('{"<label | placeholder | name | css=selector>": value}'),
+      .record(
+        z.string(),
+        z.union(
+          [
+            z.string(),
+            z.number(),
+            z.boolean(),
+            // a multi-select's whole selection (option labels): it replaces what the field held
+            z.array(z.string().max(1024)).max(200),
+          ],
+          {
+            error:
+              'takes a string, a number, a boolean, or an array of up to 200 option labels (strings up to 1024 characters)',
+          },
+        ),
+      )
+      .describe(
+        '{"<label | placeholder | name | css=selector>": value}; a string array is the whole selection of a multi-select',
+      ),
     button: z.string().max(1024).optional().describe('a button label or target to click after filling'),
   }),
   'User.pick': strictArgs({

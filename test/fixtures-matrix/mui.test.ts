@@ -171,6 +171,54 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
   });
 });
 
+describe('MUI Autocomplete multiple (trip.html)', () => {
+  const saved = async (d: Awaited<ReturnType<typeof drive>>) => {
+    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":['), 5000, 'saved');
+    return ((await d.state()) as { saved: string[] }).saved;
+  };
+
+  it('form_fill takes a list of option texts: the Autocomplete holds exactly those afterwards (Lisbon, held before, is gone)', async () => {
+    const d = await drive(world, 'trip.html');
+    await d.tab.locator('#state').waitFor();
+    const ui = await d.tool('self_ui');
+    const [form] = ui.forms as Array<{ fields: Array<{ label: string; type: string; value: unknown }> }>;
+    expect(form?.fields.find((f) => f.label === 'Cities')).toMatchObject({ type: 'combobox', value: ['Lisbon'] });
+    // "Paris" twice is still one Paris (a second press would deselect it); "berlin" matches without case
+    const filled = await d.tool('form_fill', { fields: { Cities: ['Paris', 'berlin', 'Paris'] }, button: 'Save trip' });
+    expect(filled.notFilled).toBeUndefined();
+    expect(filled.filled).toEqual([expect.objectContaining({ field: 'Cities', value: ['Paris', 'Berlin'] })]);
+    expect(await saved(d)).toEqual(['Paris', 'Berlin']);
+  });
+
+  it('a city it does not offer is not filled: nothing changes, the result says what the app shows, and Save is not pressed', async () => {
+    const d = await drive(world, 'trip.html');
+    await d.tab.locator('#state').waitFor();
+    const filled = await d.tool('form_fill', { fields: { Cities: ['Paris', 'Atlantis'] }, button: 'Save trip' });
+    expect(filled.notFilled).toEqual([
+      expect.objectContaining({
+        field: 'Cities',
+        wanted: ['Paris', 'Atlantis'],
+        shows: ['Lisbon'],
+        reason: expect.stringMatching(
+          /no option "Atlantis"; options: "Amsterdam", "Berlin", "Lisbon", "Paris", "Zurich"/,
+        ),
+      }),
+    ]);
+    expect(await d.state()).toEqual({ saved: null });
+    await d.tab.getByRole('button', { name: 'Save trip' }).click();
+    expect(await saved(d)).toEqual(['Lisbon']);
+  });
+
+  it('page_exec Input.select with values replaces the selection too', async () => {
+    const d = await drive(world, 'trip.html');
+    await d.tab.locator('#state').waitFor();
+    const chose = await d.exec('Input.select', { target: 'css=input[role=combobox]', values: ['Zurich', 'Amsterdam'] });
+    expect(chose).toMatchObject({ selected: ['Zurich', 'Amsterdam'], shows: ['Zurich', 'Amsterdam'] });
+    await d.tab.getByRole('button', { name: 'Save trip' }).click();
+    expect(await saved(d)).toEqual(['Zurich', 'Amsterdam']);
+  });
+});
+
 describe('MUI: the human picks and Alt+clicks', () => {
   it('the picker names the line of a plain tag and, for an MUI Button, the line where <Button> is written and the component', async () => {
     const d = await drive(world);

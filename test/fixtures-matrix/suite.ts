@@ -15,15 +15,18 @@ export interface FixtureCase {
   frameworks: string[];
   /** the fields self_ui must list: [label, type] in order */
   fields: Array<[string, string]>;
-  fill: { fields: Record<string, string | boolean>; button: string };
+  fill: { fields: Record<string, string | boolean | string[]>; button: string };
   /** the app's saved state after the fill, as its #state JSON shows it */
   saved: Record<string, unknown>;
   /** elements the picker and Alt+click must name: the file (under the root) and a text on the line */
   sources: Array<{ what: string; target: (tab: Tab) => Locator; file: string; marker: string; component?: string }>;
 }
 
-/** The same checks for every fixture: snapshot, fill with the app's state checked, refs across a reload, source. */
-export function fixtureSuite(c: FixtureCase): void {
+/**
+ * The same checks for every fixture: snapshot, fill with the app's state checked, refs across a reload, source.
+ * Returns the file's fixture world (started in beforeAll) for the fixture's own tests.
+ */
+export function fixtureSuite(c: FixtureCase): () => FixtureWorld {
   let world: FixtureWorld;
   beforeAll(async () => {
     ensurePageAgentBuilt();
@@ -93,10 +96,17 @@ export function fixtureSuite(c: FixtureCase): void {
       const [first] = c.sources;
       if (!first) return;
       await altClick(d, first.target(d.tab));
-      expect(await world.opened()).toMatch(
-        new RegExp(`^${join(world.root, first.file)}:${lineOf(world.root, first.file, first.marker)}:\\d+$`),
-      );
+      const line = lineOf(world.root, first.file, first.marker);
+      expect(await world.opened()).toMatch(new RegExp(`^${join(world.root, first.file)}:${line}:\\d+$`));
+      // the human sees which component it opened
+      if (first.component)
+        await expect
+          .poll(() => d.tab.locator('aiti-overlay .toast').allTextContents())
+          .toContainEqual(
+            expect.stringContaining(`Opening ${first.component} at ${join(world.root, first.file)}:${line}`),
+          );
       expect(await d.state()).toMatchObject({ saved: null, clicks: 0 });
     });
   });
+  return () => world;
 }

@@ -13,12 +13,19 @@ fixtureSuite({
   fill: { fields: { Name: 'Rich', Size: 'Large', Plan: 'Pro', 'I agree': true }, button: 'Send' },
   saved: { name: 'Rich', size: 'l', plan: 'pro', agree: true },
   sources: [
-    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.svelte', marker: '<h1>' },
+    {
+      what: 'a plain tag of the root component (named after its file)',
+      target: (tab) => tab.locator('h1'),
+      file: 'src/App.svelte',
+      marker: '<h1>',
+      component: 'App',
+    },
     {
       what: 'a tag inside a child component',
       target: (tab) => tab.locator('#name'),
       file: 'src/NameField.svelte',
       marker: '<input id="name"',
+      component: 'NameField',
     },
   ],
 });

@@ -13,12 +13,19 @@ fixtureSuite({
   fill: { fields: { Name: 'Evan', Color: 'Blue', Plan: 'Pro', 'I agree': true }, button: 'Sign up' },
   saved: { name: 'Evan', color: 'blue', plan: 'pro', agree: true },
   sources: [
-    { what: 'a plain tag', target: (tab) => tab.locator('h1'), file: 'src/App.vue', marker: '<h1>' },
     {
-      what: 'a tag inside a child component',
+      what: 'a plain tag (App.vue, named by the __name <script setup> gives it)',
+      target: (tab) => tab.locator('h1'),
+      file: 'src/App.vue',
+      marker: '<h1>',
+      component: 'App',
+    },
+    {
+      what: 'a tag inside a child component (named NameInput by defineOptions, in NameField.vue)',
       target: (tab) => tab.locator('#name'),
       file: 'src/NameField.vue',
       marker: '<input id="name"',
+      component: 'NameInput',
     },
   ],
 });

@@ -49,7 +49,7 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
       ].map((name) => `@mui/material/${name}`),
     ],
   },
-  'radix-app': { plugins: () => [react()], deps: [...REACT_DEPS, '@radix-ui/react-select'] },
+  'radix-app': { plugins: () => [react()], deps: [...REACT_DEPS, '@radix-ui/react-select', '@headlessui/react'] },
   'antd-app': { plugins: () => [react()], deps: [...REACT_DEPS, 'antd'] },
   'vue-app': { plugins: () => [vue()], deps: ['vue'] },
   'svelte-app': {

@@ -55,6 +55,16 @@ describe('unknown argument names are errors that say what was meant', () => {
     expect(received).toEqual([]);
   });
 
+  it('form_fill refuses a multi-select value that is not a list of option labels, naming the field; nothing reaches the page', async () => {
+    const { agent, received } = await bridgeWithPage();
+    for (const bad of [['Paris', 3], Array.from({ length: 201 }, (_, i) => `City ${i}`), [{ label: 'Paris' }]]) {
+      const result = await callTool(agent, 'form_fill', { fields: { Cities: bad } });
+      expect(result.isError, JSON.stringify(bad).slice(0, 40)).toBe(true);
+      expect(resultText(result)).toMatch(/fields\.Cities.*an array of up to 200 option labels/);
+    }
+    expect(received).toEqual([]);
+  });
+
   it('every tool of the registry refuses an unknown argument, and lists it in tools/list as closed', async () => {
     const { agent } = await bridgeWithPage();
     const listed = new Map((await agent.listTools()).tools.map((t) => [t.name, t.inputSchema]));

@@ -6,7 +6,8 @@ import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { describeElement } from '../json.js';
-import { chooseOption, isComposite, shownChoice, takeExactOption } from '../ui/combobox.js';
+import { chooseOptions, isMultiChoice, shownChoices } from '../ui/choices.js';
+import { isComposite, shownChoice, takeExactOption } from '../ui/combobox.js';
 import { withDeparture } from '../departure.js';
 import { centre, clickSequence, hoverEvents, mouse } from './events.js';
 import { parseChord, press, typeText } from './keys.js';
@@ -132,15 +133,25 @@ export function scroll(args: PageCommandArgs<'Input.scroll'>): Json {
   };
 }
 
-/** Chooses options of a composite widget and answers with what it shows once the app re-rendered. */
+/**
+ * Chooses options of a composite widget and answers with what it shows once the app re-rendered. A multi-value
+ * widget ends up holding exactly `values` (what it held before and is not in them is deselected).
+ */
 async function choose(el: Element, values: string[]): Promise<Json> {
   const note = prepare(el, 'choose in');
-  const chosen: string[] = [];
-  for (const value of values) chosen.push(await chooseOption(el, value, label(el)));
+  const chosen = await chooseOptions(el, values, label(el));
   if (isTextControl(el) && el.ownerDocument.activeElement === el) el.blur(); // Autocompletes settle on blur
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
-  const shows = shownChoice(el);
-  const kept = chosen.every((c) => shows.toLowerCase().includes(c.toLowerCase()));
+  const multi = el.getAttribute('role') === 'listbox' || isMultiChoice(el);
+  const shows = multi ? shownChoices(el) : shownChoice(el);
+  const fold = (list: string[]) =>
+    list
+      .map((c) => c.toLowerCase())
+      .sort()
+      .join('|');
+  const kept = Array.isArray(shows)
+    ? fold(shows) === fold(chosen)
+    : chosen.every((c) => shows.toLowerCase().includes(c.toLowerCase()));
   if (!kept)
     throw new Error(
       `${label(el)}: chose ${JSON.stringify(chosen)} but the app shows ${JSON.stringify(shows)}: it did not keep the choice`,

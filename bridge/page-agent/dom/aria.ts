@@ -57,7 +57,18 @@ const TAG_ROLES: Record<string, string> = {
   output: 'status',
 };
 
+/**
+ * A button that pops up a listbox is a select-only combobox (Headless UI Listbox, the older ARIA listbox
+ * pattern): Chromium's accessibility tree shows it as one too, and its text is its value, not its name.
+ */
+export function isListboxButton(el: Element): boolean {
+  if (el.getAttribute('aria-haspopup') !== 'listbox') return false;
+  const role = el.getAttribute('role')?.trim();
+  return role ? role === 'button' : el.localName === 'button';
+}
+
 export function roleOf(el: Element): string {
+  if (isListboxButton(el)) return 'combobox';
   const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
   if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
   const tag = el.localName;
@@ -130,10 +141,11 @@ export function isActionable(el: Element, role = roleOf(el)): boolean {
   return hasFrameworkClick(el);
 }
 
-function textOfIds(el: Element, ids: string): string {
+function textOfIds(el: Element, ids: string, skipSelf = false): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   return ids
     .split(/\s+/)
+    .filter((id) => !(skipSelf && id === el.id))
     .map((id) => normalize(root.getElementById?.(id)?.textContent))
     .filter(Boolean)
     .join(' ');
@@ -143,7 +155,8 @@ function textOfIds(el: Element, ids: string): string {
 export function labelText(el: Element): string {
   const labelledBy = el.getAttribute('aria-labelledby');
   if (labelledBy) {
-    const text = textOfIds(el, labelledBy);
+    // a listbox button names itself after its label (Headless UI: "Team Core"); its own text is the value
+    const text = textOfIds(el, labelledBy, isListboxButton(el));
     if (text) return text;
   }
   const aria = el.getAttribute('aria-label');

@@ -31,8 +31,9 @@ export function watchAltClick(root: string | undefined, send: (payload: OpenFile
         ...(source.column ? { column: source.column } : {}),
       };
       const where = `${payload.file}${payload.line ? `:${payload.line}` : ''}`;
+      const what = source.component ? `${source.component} at ${where}` : where;
       send(payload).then(
-        () => toast(`Opening ${where}`, { title: 'AITI — open in editor', ms: 3000 }),
+        () => toast(`Opening ${what}`, { title: 'AITI — open in editor', ms: 3000 }),
         (error: Error) => toast(`Could not open ${where}: ${error.message}`, { title: 'AITI — open in editor' }),
       );
     });

@@ -5,7 +5,7 @@ import { mapToSource } from './sourcemap.js';
 /**
  * Where an element was written: the data-source attribute the Vite plugin adds (exact), React's _debugSource
  * (React ≤ 18) or owner stack (React 19: a line in the served module, close to the source), Vue's __file,
- * Svelte's __svelte_meta.
+ * Svelte's __svelte_meta; and the component it belongs to (React's owner, Vue's instance, Svelte's file).
  */
 type Bag = Record<string, unknown>;
 
@@ -124,15 +124,95 @@ function fromReact(el: Element, root?: string): SourceLocation | undefined {
   return undefined;
 }
 
+interface VueInstance {
+  type?: { name?: unknown; __name?: unknown; __file?: unknown };
+  parent?: VueInstance | null;
+}
+
 function fromVue(el: Element, root?: string): SourceLocation | undefined {
   for (let node: Element | null = el; node; node = parent(node)) {
     const bag = node as unknown as Bag;
-    const instance = bag.__vueParentComponent as { type?: { __file?: string } } | undefined;
+    const instance = bag.__vueParentComponent as VueInstance | undefined;
+    const own = instance?.type?.__file;
     const file =
-      instance?.type?.__file ?? (bag.__vue__ as { $options?: { __file?: string } } | undefined)?.$options?.__file;
+      typeof own === 'string' ? own : (bag.__vue__ as { $options?: { __file?: string } } | undefined)?.$options?.__file;
     if (file) return location(file, undefined, undefined, 'vue', root);
   }
   return undefined;
+}
+
+/** A component's name from its file: `src/NameField.vue` → NameField. */
+function fileStem(file: string): string | undefined {
+  const stem = file
+    .split(/[\\/]/)
+    .pop()
+    ?.replace(/\.[^.]*$/, '');
+  return stem ? stem.slice(0, 200) : undefined;
+}
+
+/** Whether two paths name the same file, one of them possibly relative to the project. */
+function sameFile(a: string, b: string): boolean {
+  const norm = (p: string) => p.replace(/\\/g, '/').replace(/^\.?\/+/, '');
+  const [x, y] = [norm(a), norm(b)];
+  return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
+}
+
+/**
+ * Vue 3: the component instance that rendered the element (`__vueParentComponent`), named by its `name`, else
+ * the `__name` <script setup> gives it, else its file. Slot content is rendered by the child that holds the slot,
+ * so the instance whose file is the reported file wins (walking up `parent`).
+ */
+function vueComponent(el: Element, file: string): string | undefined {
+  for (let node: Element | null = el; node; node = parent(node)) {
+    const first = (node as unknown as Bag).__vueParentComponent as VueInstance | undefined;
+    if (!first) continue;
+    let written: VueInstance | undefined;
+    for (let at: VueInstance | null | undefined = first, hops = 0; at && hops < 50; at = at.parent, hops++) {
+      const own = at.type?.__file;
+      if (typeof own === 'string' && sameFile(own, file)) {
+        written = at;
+        break;
+      }
+    }
+    const type = (written ?? first).type;
+    for (const name of [type?.name, type?.__name]) if (typeof name === 'string' && name) return name.slice(0, 200);
+    return typeof type?.__file === 'string' ? fileStem(type.__file) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Svelte 5's dev build gives each element `__svelte_meta.loc.file`, the component file it is written in, and a
+ * `parent` chain whose `componentTag` is the tag as written where a component is used (an import alias, or the
+ * component a snippet is rendered in). A Svelte component is its file, and the compiler names it after the
+ * file too: so the name is the file's stem.
+ */
+function svelteComponent(el: Element): string | undefined {
+  for (let node: Element | null = el; node; node = parent(node)) {
+    const file = ((node as unknown as Bag).__svelte_meta as { loc?: { file?: unknown } } | undefined)?.loc?.file;
+    if (typeof file === 'string' && file) return fileStem(file);
+  }
+  return undefined;
+}
+
+/** React: the component whose render wrote the element (its fiber's owner), for a tag found by data-source. */
+function reactOwner(el: Element): string | undefined {
+  const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+  const fiber = key ? ((el as unknown as Bag)[key] as Bag | undefined) : undefined;
+  const owner = fiber?._debugOwner as Bag | undefined;
+  return owner ? componentName(owner) : undefined;
+}
+
+/** The component a location was found in, when the element's framework says (React, Vue 3, Svelte 5). */
+function withComponent(el: Element, found: SourceLocation | undefined): SourceLocation | undefined {
+  if (!found || found.component) return found;
+  const component =
+    found.via === 'svelte'
+      ? svelteComponent(el)
+      : found.via === 'vue' || found.via === 'data-source'
+        ? (vueComponent(el, found.file) ?? reactOwner(el) ?? svelteComponent(el))
+        : undefined;
+  return component ? { ...found, component } : found;
 }
 
 /** A path Svelte gives relative to the working directory: strip the part the project root already ends with. */
@@ -164,12 +244,10 @@ function fromSvelte(el: Element, root?: string): SourceLocation | undefined {
  * component that rendered it, and only then the nearest ancestor's data-source (a tag around it, less exact).
  */
 export function sourceOf(el: Element, root?: string): SourceLocation | undefined {
+  const own = fromAttribute(el, root, false);
+  if (own) return withComponent(el, own);
   return (
-    fromAttribute(el, root, false) ??
-    fromReact(el, root) ??
-    fromVue(el, root) ??
-    fromSvelte(el, root) ??
-    fromAttribute(el, root, true)
+    fromReact(el, root) ?? withComponent(el, fromVue(el, root) ?? fromSvelte(el, root)) ?? fromAttribute(el, root, true)
   );
 }
 

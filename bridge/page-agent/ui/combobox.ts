@@ -2,6 +2,7 @@ import { isA } from '../dom/realm.js';
 import { clickSequence } from '../commands/events.js';
 import { parseChord, press } from '../commands/keys.js';
 import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
+import { isListboxButton } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
 
 /**
@@ -21,7 +22,7 @@ const fold = (text: string) => normalize(text).toLowerCase();
 /** A combobox whose value is a choice from a popup list (not a native select, not a plain text box). */
 export function isComposite(el: Element): boolean {
   const role = el.getAttribute('role');
-  return role === 'combobox' || role === 'listbox';
+  return role === 'combobox' || role === 'listbox' || isListboxButton(el);
 }
 
 function byIds(el: Element, attr: string): Element[] {
@@ -41,22 +42,30 @@ function pressable(el: Element): boolean {
 }
 
 /** Options a person can see: role=option, or Ant Design's visual option rows (its role=option copies are 0 px). */
-function visibleOptions(root: Element | Document): Element[] {
+export function visibleOptions(root: Element | Document): Element[] {
   const aria = [...root.querySelectorAll('[role=option]')].filter(pressable);
   if (aria.length) return aria;
   return [...root.querySelectorAll('.ant-select-item-option')].filter(pressable);
 }
 
+/** A list open now: visible, with options, and not one still fading out after it closed (Ant Design's `-leave`). */
+function showing(list: Element): boolean {
+  return isVisible(list) && !/-leave\b/.test(list.className) && visibleOptions(list).length > 0;
+}
+
 /** The open list of options this widget controls, if it is showing. */
 function openList(combo: Element, before: Set<Element>): Element | undefined {
   if (combo.getAttribute('role') === 'listbox') return combo;
-  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')])
+  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')]) {
     if (isVisible(target) && visibleOptions(target).length) return target;
+  }
+  // Ant Design links its input to a 0 px accessibility copy of the list (`<id>_list`) inside the visual dropdown
+  const copy = combo.id ? combo.ownerDocument.getElementById(`${combo.id}_list`) : null;
+  const dropdown = copy?.closest('.ant-select-dropdown');
+  if (dropdown && showing(dropdown)) return dropdown;
   // popups are often portals with no link back: the list that appeared since the widget was opened
   const doc = combo.ownerDocument;
-  const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(
-    (list) => isVisible(list) && visibleOptions(list).length > 0,
-  );
+  const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(showing);
   return lists.find((list) => !before.has(list)) ?? lists[lists.length - 1];
 }
 
@@ -79,7 +88,7 @@ export function optionText(option: Element): string {
 }
 
 /** Exact label, then data-value/value, then a unique prefix, then a unique substring (case-insensitive). */
-function match(options: Element[], wanted: string): Element | undefined {
+export function match(options: Element[], wanted: string): Element | undefined {
   const w = fold(wanted);
   const text = (o: Element) => fold(optionText(o));
   const unique = (list: Element[]) => (list.length === 1 ? list[0] : undefined);
@@ -98,18 +107,23 @@ function close(combo: Element): void {
 }
 
 /**
- * Opens `combo` and presses the option named `wanted`. A text combobox (an Autocomplete) gets the text typed
- * first, so long lists filter down to it. Returns the option's label; an OptionError lists what was offered.
+ * Opens `combo` and returns the options it shows. A text combobox (an Autocomplete) gets `filter` typed first, so
+ * long lists filter down to it; without a filter it is only pressed. An OptionError when no list opens.
  */
-export async function chooseOption(combo: Element, wanted: string, what: string): Promise<string> {
-  const doc = combo.ownerDocument;
-  const before = listsNow(doc);
+export async function openOptions(
+  combo: Element,
+  filter: string | undefined,
+  what: string,
+): Promise<{ list: Element; options: Element[] }> {
+  const before = listsNow(combo.ownerDocument);
   // a read-only text box (a select without search) takes no typing: it opens on a press
   if (isTextControl(combo) && !combo.readOnly) {
     combo.focus();
     clickSequence(combo);
-    setNativeValue(combo, wanted);
-    fireInput(combo, wanted);
+    if (filter !== undefined && filter !== combo.value) {
+      setNativeValue(combo, filter);
+      fireInput(combo, filter);
+    }
   } else if (combo.getAttribute('role') !== 'listbox') {
     (combo as HTMLElement).focus?.();
     clickSequence(combo);
@@ -121,20 +135,42 @@ export async function chooseOption(combo: Element, wanted: string, what: string)
     list = await waitForList(combo, before, 800);
   }
   if (!list) throw new OptionError(`${what} did not open a list of options when pressed`);
-  const options = visibleOptions(list);
+  return { list, options: visibleOptions(list) };
+}
+
+/** Closes the list, and empties a filter typed into the widget's text box. */
+export function closeOptions(combo: Element): void {
+  if (isTextControl(combo) && !combo.readOnly && combo.value) {
+    setNativeValue(combo, '');
+    fireInput(combo, '');
+  }
+  close(combo);
+}
+
+/** The error for an option the list does not have, naming (up to 30 of) those it has. */
+export function noSuchOption(what: string, wanted: string, options: Element[]): OptionError {
+  const offered = options.slice(0, 30).map((o) => JSON.stringify(optionText(o)));
+  return new OptionError(
+    `${what} offers no option ${JSON.stringify(wanted)}; options: ${offered.join(', ') || 'none'}${options.length > 30 ? ' …' : ''}`,
+  );
+}
+
+/** Opens `combo` and presses the option named `wanted`. Returns the option's label; an OptionError lists what was offered. */
+export async function chooseOption(combo: Element, wanted: string, what: string): Promise<string> {
+  const { options } = await openOptions(combo, wanted, what);
   const option = match(options, wanted);
   if (!option) {
-    const offered = options.slice(0, 30).map((o) => JSON.stringify(optionText(o)));
     close(combo);
-    throw new OptionError(
-      `${what} offers no option ${JSON.stringify(wanted)}; options: ${offered.join(', ') || 'none'}${options.length > 30 ? ' …' : ''}`,
-    );
+    throw noSuchOption(what, wanted, options);
   }
-  const label = optionText(option);
+  await pressOption(option);
+  return optionText(option);
+}
+
+export async function pressOption(option: Element): Promise<void> {
   option.scrollIntoView({ block: 'nearest', behavior: 'instant' });
   clickSequence(option);
   await frame();
-  return label;
 }
 
 /** What a combobox shows now: its text box's value, else its own text, else the selection a library renders beside it. */

@@ -9,6 +9,7 @@ import { isRef } from '../dom/refs.js';
 import { stableSelectorFor } from '../dom/selector.js';
 import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
+import { chooseOptions, isMultiChoice } from './choices.js';
 import { chooseOption, isComposite, OptionError } from './combobox.js';
 import { fieldValue } from './scan.js';
 import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
@@ -83,18 +84,21 @@ class NotTaken extends Error {}
 async function setField(el: Element, value: Value, fields: Element[]): Promise<Shown> {
   if (isDisabled(el)) throw new NotTaken(`${describe(el)} is disabled`);
   if (isComposite(el)) {
-    const wanted = Array.isArray(value) ? value : [String(value)];
-    const chosen: string[] = [];
-    for (const one of wanted) {
+    // an array, or any value for a widget that holds several: the whole selection, replacing what it held
+    if (Array.isArray(value) || isMultiChoice(el)) {
       try {
-        chosen.push(await chooseOption(el, one, describe(el)));
+        return await chooseOptions(el, Array.isArray(value) ? value : [String(value)], describe(el));
       } catch (error) {
-        // a text combobox may take free text (freeSolo, datalist): the read-back decides
-        if (!(error instanceof OptionError) || !isTextControl(el)) throw new NotTaken((error as Error).message);
-        chosen.push(one);
+        throw new NotTaken((error as Error).message);
       }
     }
-    return Array.isArray(value) ? chosen : (chosen[0] ?? '');
+    try {
+      return await chooseOption(el, String(value), describe(el));
+    } catch (error) {
+      // a text combobox may take free text (freeSolo, datalist): the read-back decides
+      if (!(error instanceof OptionError) || !isTextControl(el)) throw new NotTaken((error as Error).message);
+      return String(value);
+    }
   }
   if (isA(el, HTMLInputElement) && el.type === 'checkbox') {
     if (el.checked !== truthy(value)) clickSequence(clickable(el));

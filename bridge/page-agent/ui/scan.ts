@@ -1,17 +1,19 @@
 import { isA } from '../dom/realm.js';
 import type { UiButton, UiField, UiScanResult, UiSurface } from '../../protocol/snapshot.js';
-import { nameOf, roleOf } from '../dom/aria.js';
+import { isListboxButton, nameOf, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { refFor } from '../dom/refs.js';
 import { stableSelectorFor } from '../dom/selector.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
-import { isComposite, optionText, shownChoice } from './combobox.js';
+import { shownChoices, isMultiChoice } from './choices.js';
+import { isComposite, shownChoice } from './combobox.js';
 import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 export function fieldType(el: Element): string {
   const role = el.getAttribute('role');
   // an input that is really a combobox (Autocomplete) or a switch is filled as one
   if (role === 'combobox' || role === 'switch' || role === 'listbox') return role;
+  if (isListboxButton(el)) return 'combobox';
   if (isA(el, HTMLInputElement)) return el.type;
   if (isA(el, HTMLSelectElement)) return el.multiple ? 'select-multiple' : 'select';
   if (isA(el, HTMLTextAreaElement)) return 'textarea';
@@ -22,8 +24,7 @@ export function fieldType(el: Element): string {
 /** What the field shows now: the value a person reads, after the app's own rendering. */
 export function fieldValue(el: Element): string | boolean | string[] {
   if (isComposite(el)) {
-    if (el.getAttribute('role') === 'listbox')
-      return [...el.querySelectorAll('[role=option][aria-selected=true]')].map(optionText);
+    if (el.getAttribute('role') === 'listbox' || isMultiChoice(el)) return shownChoices(el);
     return shownChoice(el);
   }
   if (isA(el, HTMLInputElement)) {

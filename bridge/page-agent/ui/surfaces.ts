@@ -1,5 +1,5 @@
 import { isA } from '../dom/realm.js';
-import { dialogTitle, labelText } from '../dom/aria.js';
+import { dialogTitle, labelText, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { isVisible, normalize } from '../dom/visible.js';
 
@@ -42,8 +42,11 @@ const FIELD_SELECTOR = [
   '[role=checkbox]:not(input)',
   '[role=switch]:not(input)',
   '[role=radio]:not(input)',
-  // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox
+  // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox, a Headless UI
+  // Listbox a button that pops up a listbox
   '[role=combobox]:not(input)',
+  'button[aria-haspopup=listbox]:not([role])',
+  '[role=button][aria-haspopup=listbox]',
   '[role=listbox]:not(select)',
 ].join(', ');
 
@@ -81,8 +84,9 @@ export function fieldsIn(scope: Element | Document): Element[] {
   return inScope(scope, FIELD_SELECTOR).filter(shown);
 }
 
+/** Buttons a person presses to act; a select's trigger (Radix, Headless UI) is a field, not one of them. */
 export function buttonsIn(scope: Element | Document): Element[] {
-  return inScope(scope, BUTTON_SELECTOR).filter(isVisible);
+  return inScope(scope, BUTTON_SELECTOR).filter((el) => isVisible(el) && roleOf(el) !== 'combobox');
 }
 
 /** The text a person reads beside a field: label, aria-label, placeholder, legend of its group, name. */
