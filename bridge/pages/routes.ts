@@ -82,6 +82,9 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
     const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
     requests.resolve(body);
     pages.touch(page);
+    // The agent's answer leaves first: it is written in the microtasks that follow resolve(), and on loopback each
+    // write costs the writer the reader's wake-up, so the page's 204 (nobody waits on it) goes after them.
+    await new Promise((resolve) => setImmediate(resolve));
     ctx.status = 204;
   });
 
