@@ -33,7 +33,7 @@ export async function spawnBridge(
     process.execPath,
     [...nodeArgs, options.bin ?? BIN, '--port', '0', '--data-dir', dataDir, '--token', BENCH_TOKEN],
     {
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, AITI_LOG: 'warn', AITI_USE_DIST: '1', ...options.env },
     },
   );

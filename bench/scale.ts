@@ -1,8 +1,9 @@
 import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, connectMcp } from './agent.js';
 import { spawnBridge } from './bridge-process.js';
-import { LightPage } from './light-page.js';
+import { PageFleet } from './page-fleet.js';
 import { percentile, round, type BenchRow } from './report.js';
 
 const PAGES = 500;
@@ -24,12 +25,13 @@ async function inBatches<T>(count: number, size: number, make: (i: number) => Pr
  */
 export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
   const bridge = await spawnBridge();
-  const pages: LightPage[] = [];
+  let fleet: PageFleet | undefined;
   const agents: Client[] = [];
   try {
     await new Promise((r) => setTimeout(r, 500));
     const empty = bridge.rssMiB();
-    pages.push(...(await inBatches(PAGES, 50, (i) => LightPage.connect(bridge.url, i))));
+    fleet = await PageFleet.start(bridge.url, PAGES);
+    const pages = fleet.pageIds;
     agents.push(...(await inBatches(AGENTS, 10, (i) => connectMcp(bridge.url, `bench-agent-${i}`, 'streamable'))));
     const status = await call(agents[0] as Client, 'bridge_status', {});
     const seen = (status.pages as unknown[]).length;
@@ -41,10 +43,10 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     // one agent's calls, one at a time, while the other 549 clients stay connected
     const single: number[] = [];
     const first = agents[0] as Client;
-    const firstPage = pages[0] as LightPage;
+    const firstPage = pages[0] ?? '';
     for (let i = 0; i < 220; i++) {
       const t0 = performance.now();
-      await call(first, 'page_exec', { pageId: firstPage.pageId, cmd: 'DOM.getText', args: { target: `css=#s${i}` } });
+      await call(first, 'page_exec', { pageId: firstPage, cmd: 'DOM.getText', args: { target: `css=#s${i}` } });
       if (i >= 20) single.push(performance.now() - t0);
     }
 
@@ -54,21 +56,25 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     let misrouted = 0;
     const cpuBefore = bridge.cpuSeconds();
     const ownBefore = process.cpuUsage();
+    const eluBefore = performance.eventLoopUtilization();
+    fleet.markBusy();
     const started = performance.now();
     await Promise.all(
       agents.map(async (agent, a) => {
         for (let i = 0; i < CALLS_PER_AGENT; i++) {
-          const page = pages[(a * 10 + i) % PAGES] as LightPage;
+          const pageId = pages[(a * 10 + i) % PAGES] ?? '';
           const target = `css=#a${a}-c${i}`;
           const t0 = performance.now();
-          const out = await call(agent, 'page_exec', { pageId: page.pageId, cmd: 'DOM.getText', args: { target } });
+          const out = await call(agent, 'page_exec', { pageId, cmd: 'DOM.getText', args: { target } });
           samples.push(performance.now() - t0);
           const result = out.result as { pageId?: string; args?: { target?: string } };
-          if (result.pageId !== page.pageId || result.args?.target !== target) misrouted++;
+          if (result.pageId !== pageId || result.args?.target !== target) misrouted++;
         }
       }),
     );
     const wall = performance.now() - started;
+    const agentsBusy = performance.eventLoopUtilization(eluBefore).utilization;
+    const pagesBusy = await fleet.busy();
     const bridgeCpu = bridge.cpuSeconds() - cpuBefore;
     const own = process.cpuUsage(ownBefore);
     const clientCpu = (own.user + own.system) / 1e6;
@@ -76,8 +82,9 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     peak = Math.max(peak, bridge.rssMiB());
     if (misrouted) throw new Error(`${misrouted} results came back to the wrong call`);
     const p99 = percentile(samples, 99);
+    const perCall = (seconds: number) => round((seconds * 1000) / (AGENTS * CALLS_PER_AGENT), 2);
     notes.push(
-      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the pages are lightweight clients in the benchmark process that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the agents are MCP SDK clients over Streamable HTTP, each with its GET stream open. First one agent calls page_exec DOM.getText 200 times, one at a time, while all the others stay connected; then all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. The bridge process used ${round(bridgeCpu, 1)} s of CPU in those ${round(wall / 1000, 1)} s (${Math.round((100 * bridgeCpu * 1000) / wall)}% of one core); the 550 clients run in one Node process beside it on the same ${cpus().length} cores and used ${round(clientCpu, 1)} s of CPU, so the round-trip times include the clients' own scheduling.${p99 >= 50 ? ` 50-agents gap: p99 ${round(p99)} ms against 50 ms. With 50 calls in flight, a call waits behind the others on the bridge's one JavaScript thread: at ${round((bridgeCpu * 1000) / (AGENTS * CALLS_PER_AGENT), 2)} ms of bridge CPU per call, the 50th call in a burst waits about ${Math.round((50 * bridgeCpu * 1000) / (AGENTS * CALLS_PER_AGENT))} ms for the CPU alone, before the clients' own ${round((clientCpu * 1000) / (AGENTS * CALLS_PER_AGENT), 2)} ms per call on the same cores; the p99 target needs the per-call CPU (see the page round trip notes) below 1 ms, or the calls spread over more than one thread.` : ''}`,
+      `500 pages and 50 agents: the bridge runs in its own process (RSS read from /proc/<pid>/status); the 500 pages are lightweight clients (node:http) in a worker thread of the benchmark that claim over HTTP, keep their SSE command stream open and answer each command by POST /bridge/result; the 50 agents are MCP SDK clients over Streamable HTTP in the benchmark's main thread, each with its GET stream open. First one agent calls page_exec DOM.getText 200 times, one at a time, while all the others stay connected; then all 50 agents call page_exec DOM.getText ${CALLS_PER_AGENT} times each on pages spread over the 500, all at once (${AGENTS * CALLS_PER_AGENT} calls in ${round(wall / 1000, 1)} s); every result was checked to come back to its own call. Where the time went while all 50 called: the bridge process used ${round(bridgeCpu, 1)} s of CPU (${perCall(bridgeCpu)} ms per call, ${Math.round((100 * bridgeCpu * 1000) / wall)}% of one core); the benchmark process (agents and pages) used ${round(clientCpu, 1)} s (${perCall(clientCpu)} ms per call); the agents' event loop was busy ${Math.round(agentsBusy * 100)}% of the time and the pages' ${Math.round(pagesBusy * 100)}%, all on the same ${cpus().length} cores.${p99 >= 50 ? ` 50-agents gap: p99 ${round(p99)} ms against 50 ms. 50 calls in flight share ${cpus().length} cores: at ${round(perCall(bridgeCpu) + perCall(clientCpu), 2)} ms of CPU per call for the bridge and its clients together, a burst of 50 needs about ${Math.round((50 * (perCall(bridgeCpu) + perCall(clientCpu))) / cpus().length)} ms of CPU before its last call can finish, so the p99 is bound by the machine (and, when the agents' event loop is near 100% busy, by the benchmark's own SDK clients) rather than by the bridge waiting.` : ''}`,
     );
     const group = '500 pages + 50 agents';
     return [
@@ -127,7 +134,7 @@ export async function scaleBench(notes: string[]): Promise<BenchRow[]> {
     ];
   } finally {
     for (const agent of agents) await agent.close().catch(() => undefined);
-    for (const page of pages) page.close();
+    await fleet?.close();
     await bridge.stop();
   }
 }
