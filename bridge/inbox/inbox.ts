@@ -11,6 +11,7 @@ import type {
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
 import type { Journal } from './journal.js';
+import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
 export interface MessageDraft {
@@ -31,25 +32,28 @@ export type InboxEvent =
   | { type: 'status'; id: string; agentId: string; status: MessageStatus; at: string };
 
 interface AgentBox {
-  list: Message[];
+  /** the agent's rows in arrival order */
+  rows: RowList;
   counts: InboxCounts;
-  lastActivity?: string;
+  /** the last activity: a time as written, or (from replay) its ms */
+  lastActivity?: string | number;
 }
 
-const RANK: Record<MessageStatus, number> = { pending: 0, delivered: 1, consumed: 2 };
 export const DEFAULT_PAGE = 50;
 /** a rename tells the window about this many of the moved messages (the newest); a reload shows the rest */
 const RENAME_SHOWN = 200;
+const CONSUMED = STATUSES.indexOf('consumed');
 
 /**
  * Every agent's messages, pending → delivered → consumed, backed by the journal. Each change is written to the
  * journal and on disk before the promise that reports it resolves; the window hears of it after that.
+ * Messages live in a MessageTable (one row each); the public methods hand out plain Message copies.
  */
 export class Inbox {
+  private readonly table = new MessageTable();
   private readonly boxes = new Map<string, AgentBox>();
-  /** every message in arrival order, for history across agents */
-  private readonly all: Message[] = [];
-  private readonly byId = new Map<string, { message: Message; index: number; agentIndex: number }>();
+  /** every message's row in time order, for history across agents */
+  private all = new RowList();
   private readonly listeners = new Set<(event: InboxEvent) => void>();
 
   constructor(
@@ -57,33 +61,71 @@ export class Inbox {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Rebuilds every inbox from the journal; pending and delivered come back as pending (nobody has read them now). */
+  /**
+   * Rebuilds every inbox from the journal; pending and delivered come back as pending (nobody has read them now).
+   * A replayed message's body stays on disk until it is read (journal-scan.ts).
+   */
   replay(): void {
+    const table = this.table;
+    /** status changes read before their message (an id string is made only for these) */
     const early = new Map<string, MessageStatus>();
     const renames: Array<{ from: string; to: string; at: string }> = [];
-    for (const { line } of this.journal.replay()) {
-      if (line.type === 'renamed') renames.push(line);
-      else if (line.type === 'message') {
-        if (this.byId.has(line.message.id)) continue;
-        const status = higher(line.message.status, early.get(line.message.id));
-        this.insert({ ...line.message, status: status === 'consumed' ? 'consumed' : 'pending' });
-      } else if (line.type === 'status_change') {
-        const entry = this.byId.get(line.id);
-        if (!entry) early.set(line.id, higher(line.status, early.get(line.id)));
-        else if (line.status === 'consumed' && entry.message.status !== 'consumed') {
-          this.setStatus(entry.message, 'consumed', line.at);
+    const row = (status: MessageStatus, time: number, kind: number, from: number, agentId: string) => {
+      const raised = early.size ? higher(status, early.get(table.ids.id(table.size))) : status;
+      const added = table.add(time, raised === 'consumed' ? CONSUMED : 0, kind, from, agentId);
+      this.insert(added, agentId, time);
+      return added;
+    };
+    const change = (found: number, status: MessageStatus, at: string | number) => {
+      if (status === 'consumed' && table.status[found] !== CONSUMED) this.setStatus(found, 'consumed', at);
+    };
+    this.journal.replay({
+      head: (head, file) => {
+        // a second line with a known id is skipped: the first one counts
+        if (table.ids.addBytes(head.buf, head.idStart, head.idEnd, table.size) >= 0) return;
+        const added = row(STATUSES[head.status] ?? 'pending', head.time, head.kind, head.from, head.agentId);
+        if (head.hasBody) {
+          table.file[added] = file;
+          table.start[added] = head.start;
+          table.end[added] = head.end;
         }
-      }
-    }
-    // files are read agent by agent: put the cross-agent history back in time order (stable within an agent)
-    // each time is parsed once, not in every comparison (a million messages take some 20 million comparisons)
-    const timed = this.all.map((message) => ({ message, time: Date.parse(message.at) }));
-    timed.sort((a, b) => a.time - b.time);
-    timed.forEach(({ message }, index) => {
-      this.all[index] = message;
-      const entry = this.byId.get(message.id);
-      if (entry) entry.index = index;
+      },
+      message: (message) => {
+        if (table.ids.add(message.id, table.size) >= 0) return;
+        const added = row(
+          message.status,
+          Date.parse(message.at),
+          KINDS.indexOf(message.kind),
+          FROMS.indexOf(message.from),
+          message.agentId,
+        );
+        table.bodies.set(added, message);
+        const box = this.boxes.get(message.agentId);
+        if (box) box.lastActivity = message.at;
+      },
+      statusHead: (head) => {
+        const found = table.ids.findBytes(head.buf, head.idStart, head.idEnd);
+        const status = STATUSES[head.status] ?? 'pending';
+        if (found >= 0) change(found, status, head.time);
+        else {
+          const id = head.buf.toString('latin1', head.idStart, head.idEnd);
+          early.set(id, higher(status, early.get(id)));
+        }
+      },
+      statusChange: (id, status, at) => {
+        const found = table.ids.find(id);
+        if (found >= 0) change(found, status, at);
+        else early.set(id, higher(status, early.get(id)));
+      },
+      renamed: (from, to, at) => renames.push({ from, to, at }),
     });
+    // files are read agent by agent: put the cross-agent history back in time order (stable: rows are numbered in
+    // reading order, so messages of one instant keep their writing order); the sort merges the agents' runs
+    const time = table.time;
+    const order = this.all.slice();
+    order.sort((a, b) => (time[a] ?? 0) - (time[b] ?? 0) || a - b);
+    this.all = RowList.of(order);
+    order.forEach((r, index) => (table.pos[r] = index));
     for (const rename of renames.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
       this.move(rename.from, rename.to, rename.at);
   }
@@ -96,46 +138,47 @@ export class Inbox {
     if (from === to || !this.boxes.has(from)) return;
     const at = this.now().toISOString();
     const moved = this.move(from, to, at);
-    this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((m) => ({ ...m })) });
+    this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((row) => this.out(row)) });
     await this.journal.append(from, { type: 'renamed', from, to, at });
   }
 
   /** Moves the messages of `from` written up to `at` into `to`'s box, keeping each box in time order. */
-  private move(from: string, to: string, at: string): Message[] {
+  private move(from: string, to: string, at: string): number[] {
     const source = this.boxes.get(from);
     if (!source || from === to) return [];
-    const moving = source.list.filter((m) => m.at <= at);
+    const table = this.table;
+    const until = Date.parse(at);
+    const rows = source.rows.slice();
+    const moving = rows.filter((r) => (table.time[r] ?? 0) <= until);
     if (!moving.length) return [];
-    const staying = source.list.filter((m) => m.at > at);
+    const staying = rows.filter((r) => !((table.time[r] ?? 0) <= until));
     let target = this.boxes.get(to);
     if (!target) {
-      target = { list: [], counts: { pending: 0, delivered: 0, consumed: 0 } };
+      target = { rows: new RowList(), counts: { pending: 0, delivered: 0, consumed: 0 } };
       this.boxes.set(to, target);
     }
-    for (const message of moving) {
-      if (message.kind !== 'ask') {
-        source.counts[message.status]--;
-        target.counts[message.status]++;
+    const toNumber = table.agentNumber(to);
+    for (const r of moving) {
+      if (table.kind[r] !== ASK) {
+        const status = table.statusOf(r);
+        source.counts[status]--;
+        target.counts[status]++;
       }
-      message.agentId = to;
-      if (
-        message.kind === 'ask' &&
-        message.payload &&
-        typeof message.payload === 'object' &&
-        !Array.isArray(message.payload)
-      )
-        (message.payload as Record<string, unknown>).agentId = to;
+      table.agent[r] = toNumber;
+      const body = table.bodies.get(r);
+      if (body) {
+        body.agentId = to;
+        if (body.kind === 'ask' && isObject(body.payload)) body.payload.agentId = to;
+      }
     }
-    target.list = [...target.list, ...moving].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    source.list = staying;
-    const last = target.list[target.list.length - 1];
-    if (last) target.lastActivity = last.at;
+    const merged = [...target.rows.slice(), ...moving];
+    merged.sort((a, b) => (table.time[a] ?? 0) - (table.time[b] ?? 0));
+    target.rows = RowList.of(merged);
+    source.rows = RowList.of(staying);
+    const last = merged[merged.length - 1];
+    if (last !== undefined) target.lastActivity = table.bodies.get(last)?.at ?? table.time[last];
     if (!staying.length) this.boxes.delete(from);
-    for (const box of [source, target])
-      box.list.forEach((message, agentIndex) => {
-        const entry = this.byId.get(message.id);
-        if (entry) entry.agentIndex = agentIndex;
-      });
+    for (const box of [source, target]) box.rows.slice().forEach((r, index) => (table.agentPos[r] = index));
     return moving;
   }
 
@@ -159,7 +202,17 @@ export class Inbox {
       status,
     };
     await this.journal.append(agentId, { type: 'message', message });
-    this.insert(message);
+    const time = Date.parse(message.at);
+    this.table.ids.add(message.id, this.table.size);
+    const row = this.table.add(
+      time,
+      STATUSES.indexOf(status),
+      KINDS.indexOf(message.kind),
+      FROMS.indexOf(message.from),
+      agentId,
+    );
+    this.table.bodies.set(row, { ...message });
+    this.insert(row, agentId, message.at);
     this.emit({ type: 'message', message: { ...message } });
     return { ...message };
   }
@@ -168,33 +221,35 @@ export class Inbox {
   async take(agentId: string, limit = DEFAULT_PAGE): Promise<Message[]> {
     const box = this.boxes.get(agentId);
     if (!box) return [];
-    const taken = box.list.filter((m) => m.status === 'pending').slice(0, limit);
+    const taken: number[] = [];
+    for (let i = 0; i < box.rows.length && taken.length < limit; i++) {
+      const r = box.rows.at(i);
+      if (this.table.status[r] === 0) taken.push(r);
+    }
     await this.change(taken, 'delivered');
-    return taken.map((m) => ({ ...m }));
+    return taken.map((r) => this.out(r));
   }
 
   /** Marks messages as shown to the agent by another channel (channel notification, sampling). */
   async markDelivered(agentId: string, ids: string[]): Promise<void> {
-    const found = ids
-      .map((id) => this.byId.get(id)?.message)
-      .filter((m): m is Message => !!m && m.agentId === agentId && m.status === 'pending');
+    const found = this.rowsOf(agentId, ids).filter((r) => this.table.status[r] === 0);
     await this.change(found, 'delivered');
   }
 
   /** pending/delivered → consumed; ids that are not this agent's messages are reported, not fatal. */
   async ack(agentId: string, ids: string[]): Promise<{ acked: string[]; unknown: string[] }> {
-    const acked: Message[] = [];
+    const acked: number[] = [];
     const unknown: string[] = [];
     for (const id of new Set(ids)) {
-      const message = this.byId.get(id)?.message;
-      if (!message || message.agentId !== agentId) unknown.push(id);
-      else acked.push(message);
+      const r = this.table.ids.find(id);
+      if (r < 0 || this.table.agentOf(r) !== agentId) unknown.push(id);
+      else acked.push(r);
     }
     await this.change(
-      acked.filter((m) => m.status !== 'consumed'),
+      acked.filter((r) => this.table.status[r] !== CONSUMED),
       'consumed',
     );
-    return { acked: acked.map((m) => m.id), unknown };
+    return { acked: acked.map((r) => this.table.ids.id(r)), unknown };
   }
 
   counts(agentId: string): InboxCounts {
@@ -208,8 +263,12 @@ export class Inbox {
 
   /** the newest pending message, for the one-line notice */
   newestPending(agentId: string): Message | undefined {
-    const list = this.boxes.get(agentId)?.list ?? [];
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]?.status === 'pending') return list[i];
+    const rows = this.boxes.get(agentId)?.rows;
+    if (!rows) return undefined;
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const r = rows.at(i);
+      if (this.table.status[r] === 0) return this.out(r);
+    }
     return undefined;
   }
 
@@ -227,7 +286,7 @@ export class Inbox {
       agents: [...this.boxes].map(([agentId, box]) => ({
         agentId,
         counts: { ...box.counts },
-        ...(box.lastActivity ? { lastActivity: box.lastActivity } : {}),
+        ...(box.lastActivity !== undefined ? { lastActivity: isoOf(box.lastActivity) } : {}),
       })),
     };
   }
@@ -237,13 +296,14 @@ export class Inbox {
    * older page and is absent at the end.
    */
   history(query: { agentId?: string; before?: string; limit?: number }): MessagesAnswer {
-    const list = query.agentId ? (this.boxes.get(query.agentId)?.list ?? []) : this.all;
+    const table = this.table;
+    const list = query.agentId ? (this.boxes.get(query.agentId)?.rows ?? new RowList()) : this.all;
     const limit = query.limit ?? DEFAULT_PAGE;
     let end = list.length;
     if (query.before) {
-      const entry = this.byId.get(query.before);
-      if (entry && (!query.agentId || entry.message.agentId === query.agentId)) {
-        end = query.agentId ? entry.agentIndex : entry.index;
+      const r = this.table.ids.find(query.before);
+      if (r >= 0 && (!query.agentId || table.agentOf(r) === query.agentId)) {
+        end = query.agentId ? (table.agentPos[r] ?? 0) : (table.pos[r] ?? 0);
       } else {
         const time = Date.parse(query.before);
         if (!Number.isFinite(time)) {
@@ -252,14 +312,14 @@ export class Inbox {
             'before',
           );
         }
-        while (end > 0 && Date.parse(list[end - 1]?.at ?? '') >= time) end--;
+        while (end > 0 && (table.time[list.at(end - 1)] ?? NaN) >= time) end--;
       }
     }
     const start = Math.max(0, end - limit);
     const messages = list
       .slice(start, end)
       .reverse()
-      .map((m) => ({ ...m }));
+      .map((r) => this.out(r));
     const last = messages[messages.length - 1];
     return { messages, ...(start > 0 && last ? { nextBefore: last.id } : {}) };
   }
@@ -269,38 +329,89 @@ export class Inbox {
     this.journal.close();
   }
 
-  private insert(message: Message): void {
-    let box = this.boxes.get(message.agentId);
-    if (!box) {
-      box = { list: [], counts: { pending: 0, delivered: 0, consumed: 0 } };
-      this.boxes.set(message.agentId, box);
+  private rowsOf(agentId: string, ids: string[]): number[] {
+    const rows: number[] = [];
+    for (const id of ids) {
+      const r = this.table.ids.find(id);
+      if (r >= 0 && this.table.agentOf(r) === agentId) rows.push(r);
     }
-    this.byId.set(message.id, { message, index: this.all.length, agentIndex: box.list.length });
-    this.all.push(message);
-    box.list.push(message);
-    // an ask's record is history only: it is no message to the agent, so it counts in no inbox status
-    if (message.kind !== 'ask') box.counts[message.status]++;
-    box.lastActivity = message.at;
+    return rows;
   }
 
-  private setStatus(message: Message, status: MessageStatus, at: string): void {
-    const box = this.boxes.get(message.agentId);
-    if (!box || message.kind === 'ask') return;
-    box.counts[message.status]--;
+  private insert(row: number, agentId: string, at: string | number): void {
+    let box = this.boxes.get(agentId);
+    if (!box) {
+      box = { rows: new RowList(), counts: { pending: 0, delivered: 0, consumed: 0 } };
+      this.boxes.set(agentId, box);
+    }
+    const table = this.table;
+    table.pos[row] = this.all.length;
+    table.agentPos[row] = box.rows.length;
+    this.all.push(row);
+    box.rows.push(row);
+    // an ask's record is history only: it is no message to the agent, so it counts in no inbox status
+    if (table.kind[row] !== ASK) box.counts[table.statusOf(row)]++;
+    box.lastActivity = at;
+  }
+
+  private setStatus(row: number, status: MessageStatus, at: string | number): void {
+    const table = this.table;
+    const box = this.boxes.get(table.agentOf(row));
+    if (!box || table.kind[row] === ASK) return;
+    box.counts[table.statusOf(row)]--;
     box.counts[status]++;
-    message.status = status;
+    table.status[row] = STATUSES.indexOf(status);
     box.lastActivity = at;
   }
 
   /** Changes status in memory at once (two readers never take the same message), then journals and reports it. */
-  private async change(messages: Message[], status: MessageStatus): Promise<void> {
-    if (!messages.length) return;
+  private async change(rows: number[], status: MessageStatus): Promise<void> {
+    if (!rows.length) return;
+    const table = this.table;
     const at = this.now().toISOString();
-    for (const message of messages) this.setStatus(message, status, at);
+    for (const r of rows) this.setStatus(r, status, at);
     await Promise.all(
-      messages.map((m) => this.journal.append(m.agentId, { type: 'status_change', id: m.id, status, at })),
+      rows.map((r) =>
+        this.journal.append(table.agentOf(r), { type: 'status_change', id: table.ids.id(r), status, at }),
+      ),
     );
-    for (const m of messages) this.emit({ type: 'status', id: m.id, agentId: m.agentId, status, at });
+    for (const r of rows) this.emit({ type: 'status', id: table.ids.id(r), agentId: table.agentOf(r), status, at });
+  }
+
+  /** The message of a row as the wire has it; a replayed body is read back from its journal line. */
+  private out(row: number): Message {
+    const table = this.table;
+    const id = table.ids.id(row);
+    const agentId = table.agentOf(row);
+    const kind = KINDS[table.kind[row] ?? 0] ?? 'user_message';
+    let body: Pick<Message, 'text' | 'payload' | 'ref' | 'images' | 'at'> | undefined = table.bodies.get(row);
+    const file = table.file[row] ?? -1;
+    if (!body && file >= 0) {
+      const read = this.journal.readMessage(id, file, table.start[row] ?? 0, table.end[row] ?? 0);
+      if (typeof read === 'string')
+        body = {
+          text: `(this message could not be read back from the journal: ${read})`,
+          at: isoOf(table.time[row] ?? 0),
+        };
+      else {
+        body = read;
+        // a rename moved an ask's record: its payload names the new agent, as move() does for one in memory
+        if (read.agentId !== agentId && kind === 'ask' && isObject(read.payload))
+          body = { ...read, payload: { ...read.payload, agentId } };
+      }
+    }
+    return {
+      id,
+      kind,
+      from: FROMS[table.from[row] ?? 0] ?? 'window',
+      agentId,
+      ...(body?.text !== undefined ? { text: body.text } : {}),
+      ...(body?.payload !== undefined ? { payload: body.payload } : {}),
+      ...(body?.ref !== undefined ? { ref: body.ref } : {}),
+      ...(body?.images !== undefined ? { images: body.images } : {}),
+      at: body?.at ?? isoOf(table.time[row] ?? 0),
+      status: table.statusOf(row),
+    };
   }
 
   private emit(event: InboxEvent): void {
@@ -308,8 +419,17 @@ export class Inbox {
   }
 }
 
+/** A time as written, or the ms replay kept of one written by toISOString (which gives back the same text). */
+function isoOf(at: string | number): string {
+  return typeof at === 'string' ? at : new Date(at).toISOString();
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 function higher(a: MessageStatus, b: MessageStatus | undefined): MessageStatus {
-  return b !== undefined && RANK[b] > RANK[a] ? b : a;
+  return b !== undefined && STATUSES.indexOf(b) > STATUSES.indexOf(a) ? b : a;
 }
 
 /** Short, unique, sortable by creation time: `m` + base36 time + random. */

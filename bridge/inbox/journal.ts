@@ -1,8 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { AgentId, JOURNAL_MAX_BYTES, JournalLine } from '../protocol/index.js';
+import { AgentId, JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protocol/index.js';
 import type { Logger } from '../log.js';
+import {
+  dirAgent,
+  scanMessage,
+  scanStatusChange,
+  type LineHead,
+  type ReplayVisitor,
+  type StatusHead,
+} from './journal-scan.js';
 
 export interface JournalOptions {
   /** `<dataDir>/aiti-bridge/sessions` */
@@ -22,12 +40,6 @@ interface JournalFile {
   day: string;
 }
 
-/** One line read back on start, in file order. */
-export interface ReplayedLine {
-  agentId: string;
-  line: JournalLine;
-}
-
 /**
  * The append-only JSONL journal (README "Inbox, push and the journal"): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
  * then `message` and `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
@@ -41,6 +53,23 @@ export class Journal {
   private readonly lastStamp = new Map<string, number>();
   private readonly dirty = new Set<number>();
   private readonly retired = new Set<number>();
+  /** the files replay read, by the index a replayed message's body points at */
+  private readonly replayed: string[] = [];
+  /** the one scratch object replay reads each message head into */
+  private readonly head: LineHead = {
+    buf: Buffer.alloc(0),
+    idStart: 0,
+    idEnd: 0,
+    kind: 0,
+    from: 0,
+    status: 0,
+    agentId: '',
+    time: 0,
+    hasBody: false,
+    start: 0,
+    end: 0,
+  };
+  private readonly change: StatusHead = { buf: Buffer.alloc(0), idStart: 0, idEnd: 0, status: 0, time: 0 };
   private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private flushing = false;
   private closed = false;
@@ -71,10 +100,12 @@ export class Journal {
   }
 
   /**
-   * Reads every journal, oldest file first, one line at a time (a generator: a million lines are never all held at
-   * once). A torn or corrupt line is skipped with a warning naming file and line.
+   * Reads every journal, oldest file first, and hands each line to the visitor in file order. Lines in the exact
+   * form this bridge writes are read by their head only (journal-scan.ts): a message's body stays on disk for
+   * readMessage. Any other line is parsed whole and checked against the schema; a torn or corrupt line is skipped
+   * with a warning naming file and line, and the lines after it still replay.
    */
-  *replay(): Generator<ReplayedLine> {
+  replay(visitor: ReplayVisitor): void {
     for (const agentId of this.agentDirs()) {
       const agentDir = join(this.options.dir, agentId);
       let names: string[];
@@ -89,9 +120,51 @@ export class Journal {
       for (const name of names) {
         const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
         if (Number.isFinite(stamp)) this.lastStamp.set(agentId, Math.max(stamp, this.lastStamp.get(agentId) ?? 0));
-        yield* this.replayFile(join(agentDir, name), agentId);
+        this.replayFile(join(agentDir, name), agentId, visitor);
       }
     }
+  }
+
+  /**
+   * The message of a replayed line whose body was left on disk, read and checked against the schema now; a string
+   * says why it cannot be read (the file went away or the line is damaged inside), and the log says it too.
+   */
+  readMessage(id: string, file: number, start: number, end: number): Message | string {
+    const read = this.readLine(id, file, start, end);
+    if (typeof read === 'string') this.options.log.warn(`journal: message ${id}: ${read}`);
+    return read;
+  }
+
+  private readLine(id: string, file: number, start: number, end: number): Message | string {
+    const path = this.replayed[file];
+    if (path === undefined) return `no journal file #${file}`;
+    const where = `line at bytes ${start}-${end} of ${path}`;
+    const buffer = Buffer.alloc(end - start);
+    try {
+      const fd = openSync(path, 'r');
+      try {
+        let read = 0;
+        while (read < buffer.length) {
+          const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+          if (n === 0) break;
+          read += n;
+        }
+        if (read < buffer.length) return `${where}: the file is shorter than when the bridge started`;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      return `${where}: ${(error as Error).message}`;
+    }
+    let parsed: ReturnType<typeof JournalLine.safeParse> | undefined;
+    try {
+      parsed = JournalLine.safeParse(JSON.parse(buffer.toString('utf8')));
+    } catch {
+      // reported below
+    }
+    if (!parsed?.success || parsed.data.type !== 'message' || parsed.data.message.id !== id)
+      return `${where} is damaged (not the JSON message line ${id} it was at start)`;
+    return parsed.data.message;
   }
 
   private agentDirs(): string[] {
@@ -105,36 +178,51 @@ export class Journal {
     }
   }
 
-  private *replayFile(path: string, agentId: string): Generator<ReplayedLine> {
-    let text: string;
+  private replayFile(path: string, agentId: string, visitor: ReplayVisitor): void {
+    let buf: Buffer;
     try {
-      text = readFileSync(path, 'utf8');
+      buf = readFileSync(path);
     } catch (error) {
       this.options.log.warn(`journal: cannot read ${path}: ${(error as Error).message}; skipped`);
       return;
     }
-    const lines = text.split('\n');
-    const complete = text.endsWith('\n');
-    if (complete || lines[lines.length - 1] === '') lines.pop();
-    for (const [index, raw] of lines.entries()) {
-      if (!raw.trim()) continue;
-      let parsed: JournalLine | undefined;
-      try {
-        const result = JournalLine.safeParse(JSON.parse(raw));
-        if (result.success) parsed = result.data;
-      } catch {
-        // reported below
+    const file = this.replayed.push(path) - 1;
+    const agent = dirAgent(agentId);
+    const head = this.head;
+    let lineNumber = 0;
+    for (let start = 0; start < buf.length;) {
+      const newline = buf.indexOf(0x0a, start);
+      const end = newline < 0 ? buf.length : newline;
+      lineNumber++;
+      if (scanMessage(buf, start, end, agent, head)) visitor.head(head, file);
+      else {
+        if (scanStatusChange(buf, start, end, this.change)) visitor.statusHead(this.change);
+        else this.replaySlow(buf.toString('utf8', start, end), visitor, newline < 0, lineNumber, path);
       }
-      if (parsed) {
-        yield { agentId, line: parsed };
-        continue;
-      }
-      const torn = index === lines.length - 1 && !complete;
-      this.options.log.warn(
-        `journal: ${torn ? 'torn last line' : 'unreadable line'} ${index + 1} of ${path} skipped` +
-          (torn ? ' (the bridge stopped while writing it)' : ''),
-      );
+      start = end + 1;
     }
+  }
+
+  /** A line in another form than this bridge writes (or damaged): parsed whole and checked with the schema. */
+  private replaySlow(raw: string, visitor: ReplayVisitor, last: boolean, lineNumber: number, path: string): void {
+    if (!raw.trim()) return;
+    let parsed: JournalLine | undefined;
+    try {
+      const result = JournalLine.safeParse(JSON.parse(raw));
+      if (result.success) parsed = result.data;
+    } catch {
+      // reported below
+    }
+    if (!parsed) {
+      this.options.log.warn(
+        `journal: ${last ? 'torn last line' : 'unreadable line'} ${lineNumber} of ${path} skipped` +
+          (last ? ' (the bridge stopped while writing it)' : ''),
+      );
+      return;
+    }
+    if (parsed.type === 'message') visitor.message(parsed.message);
+    else if (parsed.type === 'status_change') visitor.statusChange(parsed.id, parsed.status, parsed.at);
+    else if (parsed.type === 'renamed') visitor.renamed(parsed.from, parsed.to, parsed.at);
   }
 
   private fileFor(agentId: string, bytes: number): JournalFile {

@@ -1,0 +1,122 @@
+import type { Message, MessageKind, MessageStatus } from '../protocol/index.js';
+import { IdIndex } from './id-index.js';
+
+export const KINDS: readonly MessageKind[] = [
+  'user_message',
+  'user_answer',
+  'page_error',
+  'page_log',
+  'page_network',
+  'agent_note',
+  'ask',
+];
+export const FROMS: readonly Message['from'][] = ['window', 'page', 'agent', 'bridge'];
+/** in rank order: a status only moves up */
+export const STATUSES: readonly MessageStatus[] = ['pending', 'delivered', 'consumed'];
+export const ASK = KINDS.indexOf('ask');
+
+/**
+ * Every message the inbox knows, one row each, kept in columns: a million replayed messages make a million ids and
+ * some typed-array cells, not a million objects (the garbage collector alone would eat the 2 s start budget).
+ * A replayed message's body (text, payload, ref, images) stays in its journal line (`file`, `start`..`end`) until
+ * it is read; a message written in this run, or replayed through the schema, keeps its object in `bodies`.
+ */
+export class MessageTable {
+  size = 0;
+  readonly ids = new IdIndex();
+  time = new Float64Array(1024);
+  status = new Uint8Array(1024);
+  kind = new Uint8Array(1024);
+  from = new Uint8Array(1024);
+  agent = new Uint32Array(1024);
+  /** journal file index (Journal.readMessage) of the line holding the body, -1 when there is none on disk to read */
+  file = new Int32Array(1024);
+  start = new Float64Array(1024);
+  end = new Float64Array(1024);
+  /** position in the cross-agent history and in the agent's own list */
+  pos = new Int32Array(1024);
+  agentPos = new Int32Array(1024);
+  readonly bodies = new Map<number, Message>();
+  private readonly agents: string[] = [];
+  private readonly agentNumbers = new Map<string, number>();
+
+  /** A new row, numbered `size` (its id was given to `ids` under that number first); returns its number. */
+  add(time: number, status: number, kind: number, from: number, agentId: string): number {
+    if (this.size === this.time.length) this.grow();
+    const row = this.size++;
+    this.time[row] = time;
+    this.status[row] = status;
+    this.kind[row] = kind;
+    this.from[row] = from;
+    this.agent[row] = this.agentNumber(agentId);
+    this.file[row] = -1;
+    return row;
+  }
+
+  agentNumber(agentId: string): number {
+    let n = this.agentNumbers.get(agentId);
+    if (n === undefined) {
+      n = this.agents.push(agentId) - 1;
+      this.agentNumbers.set(agentId, n);
+    }
+    return n;
+  }
+
+  agentOf(row: number): string {
+    return this.agents[this.agent[row] ?? -1] ?? '';
+  }
+
+  statusOf(row: number): MessageStatus {
+    return STATUSES[this.status[row] ?? 0] ?? 'pending';
+  }
+
+  private grow(): void {
+    const size = this.time.length * 2;
+    const grown = <T extends Float64Array | Uint8Array | Uint32Array | Int32Array>(old: T, make: (n: number) => T) => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.time = grown(this.time, (n) => new Float64Array(n));
+    this.status = grown(this.status, (n) => new Uint8Array(n));
+    this.kind = grown(this.kind, (n) => new Uint8Array(n));
+    this.from = grown(this.from, (n) => new Uint8Array(n));
+    this.agent = grown(this.agent, (n) => new Uint32Array(n));
+    this.file = grown(this.file, (n) => new Int32Array(n));
+    this.start = grown(this.start, (n) => new Float64Array(n));
+    this.end = grown(this.end, (n) => new Float64Array(n));
+    this.pos = grown(this.pos, (n) => new Int32Array(n));
+    this.agentPos = grown(this.agentPos, (n) => new Int32Array(n));
+  }
+}
+
+/** A growable list of row numbers. */
+export class RowList {
+  length = 0;
+  items = new Int32Array(16);
+
+  push(row: number): void {
+    if (this.length === this.items.length) {
+      const next = new Int32Array(this.items.length * 2);
+      next.set(this.items);
+      this.items = next;
+    }
+    this.items[this.length++] = row;
+  }
+
+  at(index: number): number {
+    return this.items[index] ?? -1;
+  }
+
+  /** the rows from..to (exclusive) as a plain array */
+  slice(from = 0, to = this.length): number[] {
+    return Array.from(this.items.subarray(from, to));
+  }
+
+  static of(rows: number[]): RowList {
+    const list = new RowList();
+    list.items = Int32Array.from(rows.length ? rows : [0]);
+    list.length = rows.length;
+    return list;
+  }
+}
