@@ -1,0 +1,268 @@
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Inbox } from '../../bridge/inbox/inbox.js';
+import { Journal } from '../../bridge/inbox/journal.js';
+import { createLogger, type Logger } from '../../bridge/log.js';
+import type { InboxStatusAnswer, Message, MessagesAnswer } from '../../bridge/protocol/index.js';
+import { tempDir } from '../helpers/bridge.js';
+
+/**
+ * README "Inbox, push and the journal": a start replays the journal by reading only the head of each line the bridge
+ * wrote (id, kind, from, agent, time, status); a message's body is read from its line when someone reads the message.
+ * These tests hold that shortcut to the same result as parsing every line with the schema.
+ */
+
+function recordingLog(): { log: Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  const base = createLogger('test', 'silent');
+  const log: Logger = { ...base, warn: (message: string) => warnings.push(message), child: () => log };
+  return { log, warnings };
+}
+
+function open(dir: string, clock?: { now: number }, log: Logger = createLogger('test', 'silent')): Inbox {
+  const now = clock ? () => new Date(clock.now) : undefined;
+  const inbox = new Inbox(
+    new Journal({ dir, bridgeVersion: 'test', log, ...(now ? { now } : {}), maxBytes: 4000 }),
+    now,
+  );
+  inbox.replay();
+  return inbox;
+}
+
+/** Everything a reader of the inbox can see: every history page (all agents and each agent), status and counts. */
+interface View {
+  all: Message[];
+  byAgent: Record<string, Message[]>;
+  status: InboxStatusAnswer['agents'];
+  newest: Record<string, string | null>;
+}
+
+function view(inbox: Inbox): View {
+  const pages = (agentId?: string) => {
+    const messages: Message[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page: MessagesAnswer = inbox.history({
+        limit: 7,
+        ...(agentId ? { agentId } : {}),
+        ...(before ? { before } : {}),
+      });
+      messages.push(...page.messages);
+      if (!page.nextBefore) return messages;
+      before = page.nextBefore;
+    }
+  };
+  const agents = inbox.agentIds().sort();
+  return {
+    all: pages(),
+    byAgent: Object.fromEntries(agents.map((a) => [a, pages(a)])),
+    status: inbox.status().agents.sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
+    newest: Object.fromEntries(agents.map((a) => [a, inbox.newestPending(a)?.id ?? null])),
+  };
+}
+
+/** What a restart shows of a view taken before it: nobody has read the delivered messages now. */
+function afterRestart(before: View): View {
+  const unread = (m: Message): Message => ({ ...m, status: m.status === 'delivered' ? 'pending' : m.status });
+  const byAgent = Object.fromEntries(Object.entries(before.byAgent).map(([a, list]) => [a, list.map(unread)]));
+  return {
+    all: before.all.map(unread),
+    byAgent,
+    status: before.status.map((row) => ({
+      ...row,
+      counts: { pending: row.counts.pending + row.counts.delivered, delivered: 0, consumed: row.counts.consumed },
+    })),
+    newest: Object.fromEntries(
+      Object.entries(byAgent).map(([a, list]) => [a, list.find((m) => m.status === 'pending')?.id ?? null]),
+    ),
+  };
+}
+
+/** Writes a journal with pushes to three agents, answers, asks, page events, non-ASCII text, reads, acks, a rename. */
+async function mixedJournal(dir: string, shareInstants: boolean): Promise<{ inbox: Inbox; clock: { now: number } }> {
+  const clock = { now: Date.parse('2026-11-30T10:00:00.000Z') };
+  const inbox = open(dir, clock);
+  const agents = ['claude', 'cursor', 'codex-1'];
+  for (let i = 0; i < 60; i++) {
+    // messages of one instant to several agents have no order a replay could restore (files are read agent by agent)
+    if (!shareInstants || i % 3 === 0) clock.now += 1 + (i % 4);
+    const agentId = agents[i % 3] ?? 'claude';
+    const kind = i % 10 === 0 ? 'ask' : i % 7 === 0 ? 'page_error' : i % 5 === 0 ? 'user_answer' : 'user_message';
+    await inbox.add(
+      agentId,
+      {
+        kind,
+        from: kind === 'page_error' ? 'page' : kind === 'ask' ? 'bridge' : 'window',
+        text: i % 4 === 0 ? `Grüße, «${i}» — 日本語 "quoted" \\ back\nslash` : `#${i}`,
+        ...(kind === 'ask' ? { payload: { agentId, askId: `a${i}`, question: 'Ship it?' } } : {}),
+        ...(kind === 'page_error' ? { payload: { entries: [{ message: 'x is undefined', line: i }] } } : {}),
+        ...(kind === 'user_answer' ? { ref: `ask-${i}` } : {}),
+        ...(i === 8 ? { images: [{ id: 'img-0123456789abcdef', mimeType: 'image/png', bytes: 42 }] } : {}),
+      },
+      kind === 'ask' ? 'consumed' : 'pending',
+    );
+  }
+  clock.now += 5;
+  const taken = await inbox.take('claude', 5);
+  await inbox.ack(
+    'claude',
+    taken.slice(0, 3).map((m) => m.id),
+  );
+  await inbox.take('cursor', 2);
+  const cursor = inbox.history({ agentId: 'cursor', limit: 100 }).messages;
+  await inbox.ack(
+    'cursor',
+    cursor.slice(-4).map((m) => m.id),
+  );
+  clock.now += 5;
+  await inbox.rename('codex-1', 'codex');
+  clock.now += 5;
+  await inbox.add('codex', { kind: 'user_message', from: 'window', text: 'after the rename' });
+  return { inbox, clock };
+}
+
+/** Rewrites every journal line with its keys in another order: the same facts, no longer in the bridge's own form. */
+function reorderKeys(dir: string): void {
+  const reverse = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reverse(v)]),
+        )
+      : value;
+  for (const agent of readdirSync(dir))
+    for (const name of readdirSync(join(dir, agent))) {
+      const path = join(dir, agent, name);
+      const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+      writeFileSync(path, lines.map((l) => JSON.stringify(reverse(JSON.parse(l))) + '\n').join(''));
+    }
+}
+
+function journalFiles(dir: string, agentId: string): string[] {
+  return readdirSync(join(dir, agentId))
+    .sort()
+    .map((name) => join(dir, agentId, name));
+}
+
+describe('journal replay', () => {
+  it('gives back exactly what the inbox held, for pushes, answers, asks, reads, acks and a rename over several agents', async () => {
+    const dir = tempDir();
+    const { inbox, clock } = await mixedJournal(dir, false);
+    const before = afterRestart(view(inbox));
+    inbox.close();
+    expect(journalFiles(dir, 'claude').length).toBeGreaterThan(1);
+
+    const again = open(dir, clock);
+    expect(view(again)).toEqual(before);
+    // the texts read back from disk, non-ASCII and escapes included
+    expect(again.history({ agentId: 'claude', limit: 100 }).messages.map((m) => m.text)).toContain(
+      'Grüße, «0» — 日本語 "quoted" \\ back\nslash',
+    );
+    again.close();
+  });
+
+  it('reads a journal in another key order (the schema path) to the same result as the bridge’s own form', async () => {
+    const dir = tempDir();
+    const { inbox, clock } = await mixedJournal(dir, true);
+    inbox.close();
+    const fast = open(dir, clock);
+    const expected = view(fast);
+    fast.close();
+
+    reorderKeys(dir);
+    const slow = open(dir, clock);
+    expect(view(slow)).toEqual(expected);
+    slow.close();
+  });
+
+  it('skips a corrupt line in the middle with a warning naming it, and replays every line after it', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    for (const text of ['one', 'two', 'three'])
+      await first.add('claude', { kind: 'user_message', from: 'window', text });
+    first.close();
+    const [path = ''] = journalFiles(dir, 'claude');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[2] = lines[2]?.replace('"type":"message"', '"type":"mess\u0000age"') ?? '';
+    writeFileSync(path, lines.join('\n'));
+
+    const { log, warnings } = recordingLog();
+    const second = open(dir, undefined, log);
+    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['three', 'one']);
+    expect(warnings).toEqual([`journal: unreadable line 3 of ${path} skipped`]);
+    second.close();
+  });
+
+  it('keeps a message whose line is damaged inside its text: its head counts, reading it says the line is damaged', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    const kept = await first.add('claude', { kind: 'user_message', from: 'window', text: 'kept' });
+    const damaged = await first.add('claude', { kind: 'user_message', from: 'window', text: 'abcdef' });
+    first.close();
+    const [path = ''] = journalFiles(dir, 'claude');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"text":"abcdef"', '"text":"abc\u0001ef"'));
+
+    const { log, warnings } = recordingLog();
+    const second = open(dir, undefined, log);
+    expect(second.counts('claude').pending).toBe(2);
+    const messages = second.history({ agentId: 'claude' }).messages;
+    expect(messages.map((m) => m.id)).toEqual([damaged.id, kept.id]);
+    expect(messages[1]?.text).toBe('kept');
+    expect(messages[0]?.text).toMatch(
+      /could not be read back from the journal: line at bytes \d+-\d+ of .* is damaged/,
+    );
+    expect(warnings).toEqual([expect.stringContaining(`journal: message ${damaged.id}: line at bytes`)]);
+    // the agent can still acknowledge it
+    expect(await second.ack('claude', [damaged.id])).toEqual({ acked: [damaged.id], unknown: [] });
+    second.close();
+  });
+
+  it('skips the last line cut off mid-write (a crash), keeps every earlier one, and writes on in a new file', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    const kept = await first.add('claude', { kind: 'user_message', from: 'window', text: 'kept' });
+    await first.add('claude', { kind: 'user_message', from: 'window', text: 'x'.repeat(200) });
+    first.close();
+    const [path = ''] = journalFiles(dir, 'claude');
+    const size = readFileSync(path).length;
+    truncateSync(path, size - 120); // the crash came in the middle of the second message's text
+
+    const { log, warnings } = recordingLog();
+    const second = open(dir, undefined, log);
+    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.id)).toEqual([kept.id]);
+    expect(warnings).toEqual([`journal: torn last line 3 of ${path} skipped (the bridge stopped while writing it)`]);
+    await second.add('claude', { kind: 'user_message', from: 'window', text: 'after' });
+    second.close();
+    expect(journalFiles(dir, 'claude')).toHaveLength(2);
+    const third = open(dir);
+    expect(third.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['after', 'kept']);
+    third.close();
+  });
+
+  it('finds replayed messages by id for acks and paging, and reports ids it does not hold (non-ASCII ones too)', async () => {
+    const dir = tempDir();
+    const first = open(dir);
+    // past the id index's first growth (it starts with room for 2048)
+    const added = await Promise.all(
+      Array.from({ length: 3000 }, (_, i) =>
+        first.add(i % 2 ? 'claude' : 'cursor', { kind: 'user_message', from: 'window', text: String(i) }),
+      ),
+    );
+    const ids = added.map((m) => m.id);
+    first.close();
+
+    const second = open(dir);
+    const claude = ids.filter((_, i) => i % 2);
+    expect(await second.ack('claude', [claude[5] ?? '', 'mé', ids[0] ?? ''])).toEqual({
+      acked: [claude[5]],
+      unknown: ['mé', ids[0]],
+    });
+    expect(second.counts('claude')).toEqual({ pending: 1499, delivered: 0, consumed: 1 });
+    const page = second.history({ agentId: 'claude', before: claude[10], limit: 2 });
+    expect(page.messages.map((m) => m.id)).toEqual([claude[9], claude[8]]);
+    second.close();
+    expect(open(dir).counts('claude').consumed).toBe(1);
+  });
+});
