@@ -13,17 +13,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   const declared = Number(ctx.get('content-length') || NaN);
   if (declared > limit) throw new HttpError(413, `request body is ${declared} bytes; the limit is ${limit}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      ctx.set('Connection', 'close');
-      throw new HttpError(413, `request body is over the limit of ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readText(ctx, limit);
   if (!text.trim()) throw new HttpError(400, 'request body is empty; send a JSON object');
   const counters = (ctx.state as { limits?: LimitCounters }).limits;
   const depth = counters?.limits.jsonDepth ?? DEFAULT_LIMITS.jsonDepth;
@@ -36,6 +26,48 @@ export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promis
   } catch (error) {
     throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The body as text, 413 past the limit. Events rather than `for await`: the stream's async iterator cost a small
+ * push more CPU than the rest of reading it.
+ */
+function readText(ctx: Context, limit: number): Promise<string> {
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        ctx.set('Connection', 'close');
+        req.pause();
+        done(new HttpError(413, `request body is over the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(
+        chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      );
+    };
+    const onError = (error: Error) => done(error);
+    // a client gone before the end of its body: nobody reads the answer, but the request must not hang
+    const onClose = () => done(new HttpError(400, 'the request closed before its body was complete'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** Reads and validates a JSON body: 400 naming the field on a mismatch. */

@@ -38,21 +38,24 @@ interface JournalFile {
   size: number;
   /** UTC day of the file, YYYY-MM-DD */
   day: string;
+  /** lines appended since the last flush, written by it in one go */
+  pending: string[];
 }
 
 /**
  * The append-only JSONL journal (README "Inbox, push and the journal"): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
  * then `message` and `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
  *
- * Durability is a group commit: `append` writes its line at once (so file order is call order) and resolves after
- * the next fsync of that file; all appends that arrive while one fsync runs share the following one.
+ * Durability is a group commit: `append` queues its line (file order is call order) and resolves after the next
+ * flush has written and fsynced that file; the appends of one turn of the event loop, and all that arrive while
+ * one fsync runs, share one write and one fsync (a write per line cost an HTTP push ~20 µs of its ~170).
  */
 export class Journal {
   private readonly files = new Map<string, JournalFile>();
   /** newest file time per agent, so file names sort in writing order even when the clock stands still */
   private readonly lastStamp = new Map<string, number>();
-  private readonly dirty = new Set<number>();
-  private readonly retired = new Set<number>();
+  private readonly dirty = new Set<JournalFile>();
+  private readonly retired = new Set<JournalFile>();
   /** the files replay read, by the index a replayed message's body points at */
   private readonly replayed: string[] = [];
   /** the one scratch object replay reads each message head into */
@@ -89,7 +92,7 @@ export class Journal {
       const text = JSON.stringify(line) + '\n';
       const bytes = Buffer.byteLength(text);
       const file = this.fileFor(agentId, bytes);
-      this.write(file, text);
+      this.write(file, text, bytes);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -239,7 +242,8 @@ export class Journal {
       startedAt: now.toISOString(),
       bridgeVersion: this.options.bridgeVersion,
     };
-    this.write(file, JSON.stringify(session) + '\n');
+    const text = JSON.stringify(session) + '\n';
+    this.write(file, text, Buffer.byteLength(text));
     return file;
   }
 
@@ -254,32 +258,43 @@ export class Journal {
     const fd = openSync(path, 'a', 0o600);
     syncDir(agentDir);
     syncDir(this.options.dir);
-    return { path, fd, size: 0, day };
+    return { path, fd, size: 0, day, pending: [] };
   }
 
-  private write(file: JournalFile, text: string): void {
-    const buffer = Buffer.from(text);
+  private write(file: JournalFile, text: string, bytes: number): void {
+    file.pending.push(text);
+    file.size += bytes;
+    this.dirty.add(file);
+  }
+
+  /** Writes the file's queued lines, in order, in one go. */
+  private writePending(file: JournalFile): void {
+    if (!file.pending.length) return;
+    const buffer = Buffer.from(file.pending.length === 1 ? (file.pending[0] ?? '') : file.pending.join(''));
+    file.pending = [];
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(file.fd, buffer, offset);
-    file.size += buffer.length;
-    this.dirty.add(file.fd);
   }
 
-  /** A file that will get no more lines: closed after its last fsync. */
+  /** A file that will get no more lines: closed after its last write and fsync. */
   private retire(file: JournalFile): void {
-    if (this.dirty.has(file.fd)) this.retired.add(file.fd);
+    // a flush may be syncing it right now: closing it under the fsync would fail that batch
+    if (this.flushing || this.dirty.has(file)) this.retired.add(file);
     else closeSync(file.fd);
   }
 
   private async flush(): Promise<void> {
     this.flushing = true;
+    // the appends of this turn of the event loop (a burst of requests) share the first write and fsync
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.waiters.length) {
       const waiters = this.waiters;
       this.waiters = [];
-      const fds = [...this.dirty];
+      const files = [...this.dirty];
       this.dirty.clear();
       try {
-        await Promise.all(fds.map(fsyncAsync));
+        for (const file of files) this.writePending(file);
+        await Promise.all(files.map((file) => fsyncAsync(file.fd)));
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         if (this.closed) {
@@ -290,10 +305,10 @@ export class Journal {
         const reason = new Error(`journal: could not write to disk: ${(error as Error).message}`);
         for (const waiter of waiters) waiter.reject(reason);
       }
-      for (const fd of fds) {
-        if (this.retired.has(fd) && !this.dirty.has(fd)) {
-          this.retired.delete(fd);
-          closeSync(fd);
+      for (const file of this.retired) {
+        if (!this.dirty.has(file)) {
+          this.retired.delete(file);
+          closeSync(file.fd);
         }
       }
     }
@@ -307,8 +322,9 @@ export class Journal {
 
   close(): void {
     this.closed = true;
-    for (const file of this.files.values()) {
+    for (const file of [...this.files.values(), ...this.retired]) {
       try {
+        this.writePending(file);
         fsyncSync(file.fd);
         closeSync(file.fd);
       } catch {
@@ -316,14 +332,6 @@ export class Journal {
       }
     }
     this.files.clear();
-    for (const fd of this.retired) {
-      try {
-        fsyncSync(fd);
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
-    }
     this.retired.clear();
   }
 }
