@@ -30,6 +30,8 @@ export interface LoadResult {
   /** the server process's CPU per request, µs: user (its JavaScript) and system (sockets, files) */
   userUs: number;
   systemUs: number;
+  /** the sending client's CPU per request (this process), µs */
+  clientUs: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function postLoad(options: {
     };
     for (let i = 0; i < 200; i++) await one(i);
     const cpu = cpuSplit(options.pid);
+    const client = process.cpuUsage();
     let next = 0;
     const started = performance.now();
     const worker = async () => {
@@ -61,10 +64,12 @@ export async function postLoad(options: {
     await Promise.all(Array.from({ length: options.inFlight }, worker));
     const seconds = (performance.now() - started) / 1000;
     const after = cpuSplit(options.pid);
+    const clientCpu = process.cpuUsage(client);
     return {
       rate: options.total / seconds,
       userUs: ((after.user - cpu.user) * 1e6) / options.total,
       systemUs: ((after.system - cpu.system) * 1e6) / options.total,
+      clientUs: (clientCpu.user + clientCpu.system) / options.total,
     };
   } finally {
     agent.destroy();
