@@ -69,20 +69,21 @@ function matches(buf: Buffer, at: number, pattern: Buffer): boolean {
   return true;
 }
 
+/** the bytes `Id` allows: letters, digits and . _ : @ - */
+const ID_BYTE = new Uint8Array(256);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@-') ID_BYTE[c.charCodeAt(0)] = 1;
+
 /** End (the closing quote) of an id made of the characters `Id` allows, or -1. */
 function idEnd(buf: Buffer, start: number, limit: number): number {
-  let i = start;
-  for (; i < limit && i - start <= 128; i++) {
+  const stop = Math.min(limit, start + 129);
+  for (let i = start; i < stop; i++) {
     const c = buf[i] ?? 0;
-    if (c === QUOTE) break;
-    const ok =
-      (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x2e || c === 0x5f;
-    if (!ok && c !== 0x40 && c !== 0x2d) return -1; // 0x3a ':' is in the digit range above
+    if (c === QUOTE) return i > start ? i : -1;
+    if (ID_BYTE[c] !== 1) return -1;
   }
-  return i > start && i - start <= 128 && buf[i] === QUOTE ? i : -1;
+  return -1;
 }
 
-/** ms of a time written as Date.prototype.toISOString writes it (so that it turns back into the same text), or NaN. */
 /** The number written in `width` digits at `start`, or -1 when one is not a digit. */
 function digits(buf: Buffer, start: number, width: number): number {
   let value = 0;
