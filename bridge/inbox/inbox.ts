@@ -11,7 +11,7 @@ import type {
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
 import type { Journal } from './journal.js';
-import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES } from './message-table.js';
+import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
 export interface MessageDraft {
@@ -120,11 +120,9 @@ export class Inbox {
       renamed: (from, to, at) => renames.push({ from, to, at }),
     });
     // files are read agent by agent: put the cross-agent history back in time order (stable: rows are numbered in
-    // reading order, so messages of one instant keep their writing order); the sort merges the agents' runs
-    const time = table.time;
-    const order = this.all.slice();
-    order.sort((a, b) => (time[a] ?? 0) - (time[b] ?? 0) || a - b);
-    this.all = RowList.of(order);
+    // reading order, so messages of one instant keep their writing order)
+    const order = timeOrder(table.time, table.size);
+    this.all = RowList.from(order);
     order.forEach((r, index) => (table.pos[r] = index));
     for (const rename of renames.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
       this.move(rename.from, rename.to, rename.at);

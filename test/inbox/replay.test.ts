@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { Journal } from '../../bridge/inbox/journal.js';
+import { timeOrder } from '../../bridge/inbox/message-table.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 import type { InboxStatusAnswer, Message, MessagesAnswer } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
@@ -264,5 +265,30 @@ describe('journal replay', () => {
     expect(page.messages.map((m) => m.id)).toEqual([claude[9], claude[8]]);
     second.close();
     expect(open(dir).counts('claude').consumed).toBe(1);
+  });
+});
+
+describe('the history order replay restores', () => {
+  /** what a stable sort by time gives: the order replay must restore, however it gets there */
+  const reference = (time: Float64Array) =>
+    Array.from({ length: time.length }, (_, r) => r).sort((a, b) => (time[a] ?? 0) - (time[b] ?? 0) || a - b);
+
+  /** `runs` runs of times in order (as an agent's files are), many of them shared across runs */
+  const runsOf = (runs: number, length: number) =>
+    Float64Array.from(
+      { length: runs * length },
+      (_, i) => Math.floor((i % length) / 3) * 2 + (Math.floor(i / length) % 2),
+    );
+
+  it('merges a few runs in time order, earlier rows first among equal times', () => {
+    const time = runsOf(5, 200);
+    expect(Array.from(timeOrder(time, time.length))).toEqual(reference(time));
+  });
+
+  it('gives the same order past the runs it merges (it sorts), and for times out of order inside a run', () => {
+    const many = runsOf(40, 50);
+    expect(Array.from(timeOrder(many, many.length))).toEqual(reference(many));
+    const shuffled = Float64Array.from({ length: 500 }, (_, i) => (i * 7919) % 101);
+    expect(Array.from(timeOrder(shuffled, shuffled.length))).toEqual(reference(shuffled));
   });
 });
