@@ -34,6 +34,8 @@ export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promis
  */
 function readText(ctx: Context, limit: number): Promise<string> {
   const req = ctx.req;
+  // read already (a second read of one request): nothing more will come, and waiting for 'end' would hang
+  if (req.readableEnded) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
