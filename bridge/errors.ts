@@ -25,6 +25,17 @@ export class NotFound extends BridgeError {}
 export class Conflict extends BridgeError {}
 /** The caller passed one of the bridge's limits (bridge/limits.ts): too many pages from one origin, frames … */
 export class TooMany extends BridgeError {}
+/** The caller went faster than a rate limit allows: a 429 that says, in whole seconds, when to try again. */
+export class RateLimited extends TooMany {
+  constructor(
+    message: string,
+    field?: string,
+    /** sent as Retry-After */
+    readonly retryAfterS = 1,
+  ) {
+    super(message, field);
+  }
+}
 /** The bridge could not do it for a reason outside the caller (the disk refused a write, a limit for all is full). */
 export class Unavailable extends BridgeError {}
 /** The human or the page declined or could not do it: an outcome to report, not a fault. */

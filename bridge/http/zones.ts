@@ -33,6 +33,7 @@ export function createZones(bridge: BridgeContext): Zones {
   const originOptions = { allowedOrigins: bridge.config.allowedOrigins, ownOrigins: bridge.ownOrigins };
   const page = new Router();
   page.use(openCors());
+  page.use(bridge.tarpit.middleware());
   const window = new Router();
   window.use(windowGuard({ ...originOptions, token: bridge.token, agentToken: bridge.agentToken }));
   const mcp = new Router();

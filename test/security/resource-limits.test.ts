@@ -365,7 +365,11 @@ describe('a claim flood', () => {
       timeout: 90_000,
     },
     async () => {
-      const bridge = await startBridge({ limits: { pagesPerOrigin: 100 } });
+      // the claim rate limit (claim-flood.test.ts) would stop this flood first: here it is out of the way, so the
+      // page limits and the window's deltas are what is tested
+      const bridge = await startBridge({
+        limits: { pagesPerOrigin: 100, claimBurst: 10_000, claimBurstTotal: 10_000 },
+      });
       const window = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${encodeURIComponent(bridge.token)}`);
       await window.next('state');
       const agent = await connectAgent(bridge.url, { clientName: 'flood-watcher' });
