@@ -11,7 +11,7 @@ import { agentRows, broadcastAgents, composeState } from './window/state.js';
 import { WindowFeed } from './window/feed.js';
 import { LimitCounters, resolveLimits } from './limits.js';
 import { Tarpit } from './http/tarpit.js';
-import { ClaimRate } from './pages/claim-rate.js';
+import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
@@ -84,7 +84,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       coalesceMs: limits.limits.windowCoalesceMs,
     }),
     limits,
-    claimRate: new ClaimRate({ counters: limits, isOperable: (origin) => pages.isOperableOrigin(origin) }),
+    claimRate: new OriginRate({ counters: limits, kind: CLAIMS, isOperable: (o) => pages.isOperableOrigin(o) }),
+    pageRate: new OriginRate({ counters: limits, kind: PAGE_REQUESTS, isOperable: (o) => pages.isOperableOrigin(o) }),
     tarpit: new Tarpit(limits),
     agents: new AgentRegistry(config.ttlMs),
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),

@@ -10,7 +10,7 @@ import type { Inbox } from './inbox/inbox.js';
 import type { ImageStore } from './images/store.js';
 import type { Tarpit } from './http/tarpit.js';
 import type { PageBuffers } from './pages/buffers.js';
-import type { ClaimRate } from './pages/claim-rate.js';
+import type { OriginRate } from './pages/origin-rate.js';
 import type { PageEventBus } from './pages/events.js';
 import type { PageRegistry } from './pages/registry.js';
 import type { PageRequests } from './pages/requests.js';
@@ -38,7 +38,9 @@ export interface BridgeContext {
   /** the resource limits in force and their refusal counts (bridge_status) */
   limits: LimitCounters;
   /** how fast pages may be claimed, per origin */
-  claimRate: ClaimRate;
+  claimRate: OriginRate;
+  /** how fast pages may send everything else (results, events, frames, stream opens), per origin */
+  pageRate: OriginRate;
   /** where rate-limited page requests wait before their 429 */
   tarpit: Tarpit;
   agents: AgentRegistry;

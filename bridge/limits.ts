@@ -31,6 +31,11 @@ export interface Limits {
   claimsPerSecondTotal: number;
   /** claims at once from all origins together */
   claimBurstTotal: number;
+  /** page requests but claims (results, events, frames, stream opens) a second per origin, as claimsPerSecond */
+  pageRequestsPerSecond: number;
+  pageRequestBurst: number;
+  pageRequestsPerSecondTotal: number;
+  pageRequestBurstTotal: number;
   /** how long a rate-limited request waits before its 429 is sent (0: answered at once) */
   tarpitMs: number;
   /** rate-limited requests held at once; past it they are answered at once */
@@ -53,6 +58,11 @@ export const DEFAULT_LIMITS: Limits = {
   claimBurst: 200,
   claimsPerSecondTotal: 400,
   claimBurstTotal: 800,
+  // a page sends its console and network records in batches (at most every 300 ms, or per 100 records)
+  pageRequestsPerSecond: 1000,
+  pageRequestBurst: 2000,
+  pageRequestsPerSecondTotal: 2000,
+  pageRequestBurstTotal: 4000,
   tarpitMs: 1000,
   tarpitSockets: 256,
 };
@@ -74,6 +84,8 @@ export type LimitName =
   | 'jsonDepth'
   | 'claimsPerOrigin'
   | 'claimsTotal'
+  | 'pageRequestsPerOrigin'
+  | 'pageRequestsTotal'
   | 'tarpit';
 
 export interface LimitLine {
@@ -122,6 +134,8 @@ export class LimitCounters {
       jsonDepth: line('jsonDepth', l.jsonDepth),
       claimsPerOrigin: line('claimsPerOrigin', l.claimsPerSecond),
       claimsTotal: line('claimsTotal', l.claimsPerSecondTotal),
+      pageRequestsPerOrigin: line('pageRequestsPerOrigin', l.pageRequestsPerSecond),
+      pageRequestsTotal: line('pageRequestsTotal', l.pageRequestsPerSecondTotal),
       // current: refusals being held now; refused: those answered at once because the tarpit was full
       tarpit: line('tarpit', l.tarpitSockets),
     };

@@ -61,8 +61,6 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
   });
 
   router.post('/bridge/claim', async (ctx) => {
-    // before the body is read: a flood's refusal costs the least it can
-    bridge.claimRate.take(originOf(ctx));
     const body = await readBody(ctx, ClaimBody);
     ctx.body = pages.claim(body, originOf(ctx));
   });

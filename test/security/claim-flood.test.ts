@@ -85,7 +85,7 @@ describe('a claim flood', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
     const refused = answers.find((a) => a.status === 429);
     expect(JSON.stringify(refused?.body)).toMatch(
-      /origin http:\/\/localhost:3000 claimed more than 5 pages at once.*a page reload is one claim/,
+      /origin http:\/\/localhost:3000 sent more than 5 claims at once.*claimsPerSecond.*a page reload is one claim/,
     );
     expect((await claim(bridge, 'http://localhost:3001')).status).toBe(200);
     expect((await limitsOf(bridge)).claimsPerOrigin).toMatchObject({ refused: 7 });
@@ -102,7 +102,7 @@ describe('a claim flood', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
     expect(JSON.stringify(refusal)).toMatch(
-      /all origins together claimed more than 6 pages at once.*claimsPerSecondTotal/,
+      /all origins together sent more than 6 claims at once.*claimsPerSecondTotal/,
     );
     expect((await limitsOf(bridge)).claimsTotal).toMatchObject({ refused: 4 });
   });
@@ -130,6 +130,35 @@ describe('a claim flood', () => {
     // closing the bridge answers what it holds: nobody is left waiting on a dead socket
     await bridge.close();
     expect((await Promise.all(held)).map((a) => a.status)).toEqual([429, 429]);
+  });
+});
+
+describe('a flood of other page requests', () => {
+  it('is refused with 429 naming its own limit, before the secret is checked, while the developer’s page posts on', async () => {
+    const bridge = await startBridge({ limits: { pageRequestBurst: 8, pageRequestsPerSecond: 0.01, tarpitMs: 0 } });
+    const app = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:5173/' });
+    const event = (origin: string, pageId: string, secret: string) =>
+      http(`${bridge.url}/bridge/event`, {
+        headers: { origin, 'content-type': 'text/plain' },
+        body: {
+          pageId,
+          secret,
+          type: 'page_log',
+          payload: [{ level: 'log', text: 'x', at: new Date().toISOString() }],
+        },
+      });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => event('http://evil.example:5000', 'p-guess', 'wrong')),
+    );
+    // the first ones reach the secret check (403); the rest never get that far
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(8).fill(403), ...Array(12).fill(429)]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(JSON.stringify(refused?.body)).toMatch(/sent more than 8 page requests at once.*pageRequestsPerSecond/);
+    expect(refused?.headers.get('retry-after')).toBeTruthy();
+    expect((await limitsOf(bridge)).pageRequestsPerOrigin).toMatchObject({ refused: 12 });
+    // claims have their own budget, and the app's origin its own: it still claims and posts
+    expect((await claim(bridge, 'http://evil.example:5000')).status).toBe(200);
+    expect((await event('http://localhost:5173', app.pageId, app.secret)).status).toBe(204);
   });
 });
 
