@@ -6,9 +6,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, connectMcp } from './agent.js';
 import { spawnBridge, type BridgeProcess } from './bridge-process.js';
 import type { AttackOrder, AttackReport } from './flood-attacker.js';
-import { LightPage } from './light-page.js';
+import { LightPage, politeClaim } from './light-page.js';
 import { percentile, round, type BenchRow } from './report.js';
-import { claimPage, openPageStream } from '../test/helpers/page-wire.js';
+import { openPageStream } from '../test/helpers/page-wire.js';
 
 const CLAIMS = 6000;
 /** how long one attacker may flood: a tarpit slows it down, so it may not get all its claims answered in time */
@@ -46,18 +46,6 @@ function attack(order: AttackOrder): Promise<AttackReport> {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the flood's attacker exited with ${code} before it reported`)));
   });
-}
-
-/** A claim as a page agent makes it: a 429 waits for its Retry-After and tries again. */
-async function politeClaim(url: string, pageUrl: string): Promise<Awaited<ReturnType<typeof claimPage>>> {
-  for (;;) {
-    try {
-      return await claimPage(url, { url: pageUrl });
-    } catch (error) {
-      if (!/ 429:/.test((error as Error).message)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
 }
 
 /** A window that stopped reading: it must not make the bridge buffer the flood for it. */
