@@ -83,17 +83,30 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
     await stalledWindow(bridge);
 
     let peak = bridge.rssMiB();
-    sampler = setInterval(() => (peak = Math.max(peak, bridge.rssMiB())), 50);
+    let phasePeak = 0;
+    sampler = setInterval(() => {
+      const rss = bridge.rssMiB();
+      peak = Math.max(peak, rss);
+      phasePeak = Math.max(phasePeak, rss);
+    }, 50);
     const during: number[] = [];
+    let phase: number[] = [];
     let flooding = true;
     const measuring = (async () => {
-      while (flooding) during.push(await roundTrip(agent, page, 10));
+      while (flooding) {
+        const p50 = await roundTrip(agent, page, 10);
+        during.push(p50);
+        phase.push(p50);
+      }
     })();
     const cpuBefore = bridge.cpuSeconds();
     const elu = performance.eventLoopUtilization();
     const started = performance.now();
     const reports: string[] = [];
     for (const attacker of ATTACKERS) {
+      phase = [];
+      phasePeak = 0;
+      const cpu = bridge.cpuSeconds();
       const report = await attack({
         url: bridge.url,
         origin: attacker.origin,
@@ -101,7 +114,10 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
         concurrency: attacker.concurrency,
         durationMs: FLOOD_MS,
       });
-      reports.push(`${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}`);
+      const share = Math.round((100 * (bridge.cpuSeconds() - cpu)) / report.seconds);
+      reports.push(
+        `${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}; meanwhile the agent's round trip ${round(percentile(phase, 50))} ms, the bridge ${share}% of a core, RSS up to ${round(phasePeak, 0)} MiB`,
+      );
     }
     const floodSeconds = (performance.now() - started) / 1000;
     const bridgeCpu = (bridge.cpuSeconds() - cpuBefore) / floodSeconds;

@@ -27,13 +27,20 @@ export class Conflict extends BridgeError {}
 export class TooMany extends BridgeError {}
 /** The caller went faster than a rate limit allows: a 429 that says, in whole seconds, when to try again. */
 export class RateLimited extends TooMany {
-  constructor(
-    message: string,
-    field?: string,
-    /** sent as Retry-After */
-    readonly retryAfterS = 1,
-  ) {
-    super(message, field);
+  /** sent as Retry-After */
+  readonly retryAfterS: number;
+
+  constructor(message: string, field?: string, retryAfterS = 1) {
+    // a flood makes thousands of these a second, all thrown from the same place: capturing their stack was the
+    // largest single cost of a refusal (see docs/PERFORMANCE.md, flood)
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message, field);
+    } finally {
+      Error.stackTraceLimit = depth;
+    }
+    this.retryAfterS = retryAfterS;
   }
 }
 /** The bridge could not do it for a reason outside the caller (the disk refused a write, a limit for all is full). */

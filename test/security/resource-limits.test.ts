@@ -7,6 +7,7 @@ import { initialState, reduce, type Action } from '../../renderer/src/store.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { claimPage, openPageStream } from '../helpers/page-wire.js';
+import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -81,12 +82,26 @@ describe('page limits', () => {
     for (const s of open) s.close();
   });
 
-  it('caps all pages together with a 503', async () => {
+  it('caps all pages together with a 503; a new loopback origin takes the place of the oldest closed page', async () => {
     const bridge = await startBridge({ limits: { pagesTotal: 4 } });
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await rawClaim(bridge, `http://localhost:${3000 + i}`)).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
+    // pages a flood claimed and never opened: a new dev server's page replaces the oldest, a website's does not
+    for (let i = 0; i < 4; i++) expect((await rawClaim(bridge, `http://localhost:${3000 + i}`)).status).toBe(200);
+    expect((await rawClaim(bridge, 'http://evil.example:5000')).status).toBe(503);
+    const fresh = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:5173/' });
+    const sessions = (await http(`${bridge.url}/bridge/sessions`, { token: bridge.token })).body as SessionRow[];
+    expect(sessions.map((s) => s.url)).toEqual([
+      'http://localhost:3001/',
+      'http://localhost:3002/',
+      'http://localhost:3003/',
+      'http://localhost:5173/',
+    ]);
+    // with every page open, nothing makes room
+    for (let i = 0; i < 3; i++) await ScriptedPage.connect(bridge.url, { url: `http://localhost:${4000 + i}/` });
+    const refused = await rawClaim(bridge, 'http://localhost:6000');
+    expect(refused.status).toBe(503);
+    expect(JSON.stringify(refused.body)).toContain('4 pages (limit pagesTotal)');
     expect((await limitsOf(bridge)).pagesTotal).toMatchObject({ limit: 4, current: 4, refused: 2 });
+    fresh.close();
   });
 
   it('answers 503 when too many page streams are open', async () => {
