@@ -51,13 +51,12 @@ export class PageQuota<P extends QuotaPage> {
           : `origin ${origin} already has ${limit} pages open (limit pagesPerOrigin); close a tab, or wait for closed pages to be forgotten`,
       );
     }
-    // the developer's own origins may also take the place of the oldest closed page of any origin: pages a flood
-    // claimed and never opened must not keep a new dev server out for the whole --ttl
-    if (
-      this.all.size >= this.limits.pagesTotal &&
-      !(mine && this.forgetOldestClosed(mine)) &&
-      (held || !this.forgetOldestClosed(this.all))
-    ) {
+    // the developer's own origins take the place of the oldest closed page of any origin (pages a flood claimed
+    // and never opened must not keep a new dev server out for the whole --ttl; the oldest of all, not of this
+    // origin, since this origin's oldest may be a page claimed a moment ago whose stream is still opening); an
+    // origin awaiting approval only replaces its own
+    const room = () => (held ? !!mine && this.forgetOldestClosed(mine) : this.forgetOldestClosed(this.all));
+    if (this.all.size >= this.limits.pagesTotal && !room()) {
       this.options.counters.refused('pagesTotal');
       throw new Unavailable(
         `the bridge already keeps ${this.limits.pagesTotal} pages (limit pagesTotal); close some tabs, or wait for closed pages to be forgotten (--ttl)`,
