@@ -36,16 +36,20 @@ async function roundTrip(agent: Client, page: LightPage, n: number): Promise<num
 }
 
 /** Runs one attacker in a process of its own (bench/flood-attacker.ts) and waits for its report. */
-function attack(order: AttackOrder): Promise<AttackReport> {
+/** Starts an attacker (bench/flood-attacker.ts) in a process of its own; resolves once it is loaded and waiting. */
+async function attacker(): Promise<(order: AttackOrder) => Promise<AttackReport>> {
   const child = fork(fileURLToPath(new URL('./flood-attacker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
   });
-  child.send(order);
-  return new Promise((resolve, reject) => {
-    child.once('message', (report: AttackReport) => resolve(report));
+  const died = new Promise<never>((_, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the flood's attacker exited with ${code} before it reported`)));
   });
+  await Promise.race([new Promise((resolve) => child.once('message', resolve)), died]);
+  return (order) => {
+    child.send(order);
+    return Promise.race([new Promise<AttackReport>((resolve) => child.once('message', resolve)), died]);
+  };
 }
 
 /** A window that stopped reading: it must not make the bridge buffer the flood for it. */
@@ -82,6 +86,7 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
     const idle = await roundTrip(agent, page, 200);
     await stalledWindow(bridge);
 
+    const armed = await Promise.all(ATTACKERS.map(async (who) => ({ ...who, run: await attacker() })));
     let peak = bridge.rssMiB();
     let phasePeak = 0;
     sampler = setInterval(() => {
@@ -103,11 +108,11 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
     const elu = performance.eventLoopUtilization();
     const started = performance.now();
     const reports: string[] = [];
-    for (const attacker of ATTACKERS) {
+    for (const attacker of armed) {
       phase = [];
       phasePeak = 0;
       const cpu = bridge.cpuSeconds();
-      const report = await attack({
+      const report = await attacker.run({
         url: bridge.url,
         origin: attacker.origin,
         count: CLAIMS,
