@@ -119,9 +119,10 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
         concurrency: attacker.concurrency,
         durationMs: FLOOD_MS,
       });
-      const share = Math.round((100 * (bridge.cpuSeconds() - cpu)) / report.seconds);
+      const used = bridge.cpuSeconds() - cpu;
+      const answered = Object.values(report.answered).reduce((a, b) => a + b, 0);
       reports.push(
-        `${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}; meanwhile the agent's round trip ${round(percentile(phase, 50))} ms, the bridge ${share}% of a core, RSS up to ${round(phasePeak, 0)} MiB`,
+        `${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}; meanwhile the agent's round trip ${round(percentile(phase, 50))} ms, the bridge ${Math.round((100 * used) / report.seconds)}% of a core (its agent's calls included; ${Math.round((used * 1e6) / answered)} µs per answered claim at most), RSS up to ${round(phasePeak, 0)} MiB`,
       );
     }
     const floodSeconds = (performance.now() - started) / 1000;
@@ -156,7 +157,7 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
 
     const duringP50 = percentile(during, 50);
     notes.push(
-      `flood: each attacker runs in a process of its own (bench/flood-attacker.ts) and sends claims as fast as its answers come back, for up to ${CLAIMS} claims or ${FLOOD_MS / 1000} s, while one window is stalled and an agent calls page_exec on a connected page (the agent and the page share the benchmark's process, which the attackers no longer load: its event loop was ${round(benchLoop * 100, 0)}% busy). ${reports.join('; ')}. The bridge used ${round(bridgeCpu * 100, 0)}% of a core through the flood (${round(floodSeconds, 1)} s). Then ${STREAMS} page streams were opened and closed (from ${STREAM_ORIGINS} loopback origins, a claim refused with 429 retried after 1 s) in ${round(streamsSeconds, 1)} s.`,
+      `flood: pages are rate-limited per Origin before their body is read, and a rate-limited request waits in a tarpit (1 s, 256 at once) before its 429 (docs/SECURITY.md, Limits). Until that change one fetch client in the benchmark's own process sent the flood, 20 in flight: that process's event loop was then about 97% busy, so the agent's round trip (whose client and page share it) measured the benchmark's own client as much as the bridge. Now each attacker runs in a process of its own (bench/flood-attacker.ts) and sends claims as fast as its answers come back, for up to ${CLAIMS} claims or ${FLOOD_MS / 1000} s, while one window is stalled and an agent calls page_exec on a connected page (the agent and the page share the benchmark's process, which the attackers no longer load: its event loop was ${round(benchLoop * 100, 0)}% busy). ${reports.join('; ')}. The bridge used ${round(bridgeCpu * 100, 0)}% of a core through the flood (${round(floodSeconds, 1)} s). Then ${STREAMS} page streams were opened and closed (from ${STREAM_ORIGINS} loopback origins, a claim refused with 429 retried after 1 s) in ${round(streamsSeconds, 1)} s.`,
     );
     await agent.close();
     page.close();
