@@ -10,6 +10,7 @@ import type { LimitCounters } from '../limits.js';
  */
 export class Tarpit {
   private readonly releases = new Set<() => void>();
+  private closed = false;
 
   constructor(private readonly counters: LimitCounters) {
     counters.current('tarpit', () => this.releases.size);
@@ -29,7 +30,7 @@ export class Tarpit {
 
   private hold(ctx: Context): Promise<void> {
     const { tarpitMs, tarpitSockets } = this.counters.limits;
-    if (tarpitMs <= 0) return Promise.resolve();
+    if (tarpitMs <= 0 || this.closed) return Promise.resolve();
     if (this.releases.size >= tarpitSockets) {
       this.counters.refused('tarpit');
       return Promise.resolve();
@@ -50,6 +51,7 @@ export class Tarpit {
 
   /** Answers every held refusal now (the bridge is closing). */
   close(): void {
+    this.closed = true;
     for (const release of [...this.releases]) release();
   }
 }
