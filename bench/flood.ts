@@ -120,9 +120,8 @@ export async function floodBench(notes: string[]): Promise<BenchRow[]> {
         durationMs: FLOOD_MS,
       });
       const used = bridge.cpuSeconds() - cpu;
-      const answered = Object.values(report.answered).reduce((a, b) => a + b, 0);
       reports.push(
-        `${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}; meanwhile the agent's round trip ${round(percentile(phase, 50))} ms, the bridge ${Math.round((100 * used) / report.seconds)}% of a core (its agent's calls included; ${Math.round((used * 1e6) / answered)} µs per answered claim at most), RSS up to ${round(phasePeak, 0)} MiB`,
+        `${attacker.who} (${attacker.origin}, ${attacker.concurrency} in flight): ${describe(report)}; meanwhile the agent's round trip ${round(percentile(phase, 50))} ms, the bridge ${Math.round((100 * used) / report.seconds)}% of a core (its agent's calls included), RSS up to ${round(phasePeak, 0)} MiB`,
       );
     }
     const floodSeconds = (performance.now() - started) / 1000;
