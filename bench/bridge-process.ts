@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../bin/aiti-bridge.js', import.meta.url));
+/** AITI_BENCH_BIN runs another build of the bridge (an A/B comparison against main's, say). */
+export const BIN = process.env.AITI_BENCH_BIN || fileURLToPath(new URL('../bin/aiti-bridge.js', import.meta.url));
 export const BENCH_TOKEN = 'bench-token';
 
 /** The built bridge in its own process, so what it costs (RSS, CPU) is its own and not the benchmark's. */

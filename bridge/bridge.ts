@@ -10,6 +10,8 @@ import { openInbox, watchInbox } from './inbox/setup.js';
 import { agentRows, broadcastAgents, composeState } from './window/state.js';
 import { WindowFeed } from './window/feed.js';
 import { LimitCounters, resolveLimits } from './limits.js';
+import { Tarpit } from './http/tarpit.js';
+import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { Asks } from './asks/asks.js';
@@ -82,6 +84,9 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       coalesceMs: limits.limits.windowCoalesceMs,
     }),
     limits,
+    claimRate: new OriginRate({ counters: limits, kind: CLAIMS, isOperable: (o) => pages.isOperableOrigin(o) }),
+    pageRate: new OriginRate({ counters: limits, kind: PAGE_REQUESTS, isOperable: (o) => pages.isOperableOrigin(o) }),
+    tarpit: new Tarpit(limits),
     agents: new AgentRegistry(config.ttlMs),
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
     images: new ImageStore(appDir),
@@ -116,6 +121,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         // answers reach their callers before the sockets close: no agent is left waiting on a dead stream.
         context.asks.close();
         context.requests.close();
+        context.tarpit.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await answers.settled();

@@ -8,7 +8,9 @@ import type { HumanHub } from './window/hub.js';
 import type { WindowFeed } from './window/feed.js';
 import type { Inbox } from './inbox/inbox.js';
 import type { ImageStore } from './images/store.js';
+import type { Tarpit } from './http/tarpit.js';
 import type { PageBuffers } from './pages/buffers.js';
+import type { OriginRate } from './pages/origin-rate.js';
 import type { PageEventBus } from './pages/events.js';
 import type { PageRegistry } from './pages/registry.js';
 import type { PageRequests } from './pages/requests.js';
@@ -35,6 +37,12 @@ export interface BridgeContext {
   windowFeed: WindowFeed;
   /** the resource limits in force and their refusal counts (bridge_status) */
   limits: LimitCounters;
+  /** how fast pages may be claimed, per origin */
+  claimRate: OriginRate;
+  /** how fast pages may send everything else (results, events, frames, stream opens), per origin */
+  pageRate: OriginRate;
+  /** where rate-limited page requests wait before their 429 */
+  tarpit: Tarpit;
   agents: AgentRegistry;
   /** every agent's messages and the durable journal behind them */
   inbox: Inbox;

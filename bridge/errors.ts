@@ -25,6 +25,24 @@ export class NotFound extends BridgeError {}
 export class Conflict extends BridgeError {}
 /** The caller passed one of the bridge's limits (bridge/limits.ts): too many pages from one origin, frames … */
 export class TooMany extends BridgeError {}
+/** The caller went faster than a rate limit allows: a 429 that says, in whole seconds, when to try again. */
+export class RateLimited extends TooMany {
+  /** sent as Retry-After */
+  readonly retryAfterS: number;
+
+  constructor(message: string, field?: string, retryAfterS = 1) {
+    // a flood makes thousands of these a second, all thrown from the same place: capturing their stack was the
+    // largest single cost of a refusal (see docs/PERFORMANCE.md, flood)
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message, field);
+    } finally {
+      Error.stackTraceLimit = depth;
+    }
+    this.retryAfterS = retryAfterS;
+  }
+}
 /** The bridge could not do it for a reason outside the caller (the disk refused a write, a limit for all is full). */
 export class Unavailable extends BridgeError {}
 /** The human or the page declined or could not do it: an outcome to report, not a fault. */

@@ -23,6 +23,23 @@ export interface Limits {
   jsonDepth: number;
   /** the window gets at most one pages/agents update per this many ms */
   windowCoalesceMs: number;
+  /** claims a second per loopback or allowed origin, and for all origins awaiting approval together */
+  claimsPerSecond: number;
+  /** claims at once (the bucket's size) per origin, before claimsPerSecond applies */
+  claimBurst: number;
+  /** claims a second from all origins together (a local program can send a new Origin each time) */
+  claimsPerSecondTotal: number;
+  /** claims at once from all origins together */
+  claimBurstTotal: number;
+  /** page requests but claims (results, events, frames, stream opens) a second per origin, as claimsPerSecond */
+  pageRequestsPerSecond: number;
+  pageRequestBurst: number;
+  pageRequestsPerSecondTotal: number;
+  pageRequestBurstTotal: number;
+  /** how long a rate-limited request waits before its 429 is sent (0: answered at once) */
+  tarpitMs: number;
+  /** rate-limited requests held at once; past it they are answered at once */
+  tarpitSockets: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -36,6 +53,18 @@ export const DEFAULT_LIMITS: Limits = {
   sseBufferBytes: 8 * 1024 * 1024,
   jsonDepth: 64,
   windowCoalesceMs: 250,
+  // a reload is one claim: 200 tabs reloading at once, or a test run opening 100 tabs a second, stay under it
+  claimsPerSecond: 100,
+  claimBurst: 200,
+  claimsPerSecondTotal: 400,
+  claimBurstTotal: 800,
+  // a page sends its console and network records in batches (at most every 300 ms, or per 100 records)
+  pageRequestsPerSecond: 1000,
+  pageRequestBurst: 2000,
+  pageRequestsPerSecondTotal: 2000,
+  pageRequestBurstTotal: 4000,
+  tarpitMs: 1000,
+  tarpitSockets: 256,
 };
 
 /** The limits a bridge runs with: the defaults, with what its configuration overrides. */
@@ -52,7 +81,12 @@ export type LimitName =
   | 'bufferBytesPerPage'
   | 'bufferBytesTotal'
   | 'sseReaders'
-  | 'jsonDepth';
+  | 'jsonDepth'
+  | 'claimsPerOrigin'
+  | 'claimsTotal'
+  | 'pageRequestsPerOrigin'
+  | 'pageRequestsTotal'
+  | 'tarpit';
 
 export interface LimitLine {
   limit: number;
@@ -98,6 +132,12 @@ export class LimitCounters {
       bufferBytesTotal: line('bufferBytesTotal', l.bufferBytesTotal),
       sseReaders: { ...line('sseReaders', l.sseBufferBytes), current: this.openStreams },
       jsonDepth: line('jsonDepth', l.jsonDepth),
+      claimsPerOrigin: line('claimsPerOrigin', l.claimsPerSecond),
+      claimsTotal: line('claimsTotal', l.claimsPerSecondTotal),
+      pageRequestsPerOrigin: line('pageRequestsPerOrigin', l.pageRequestsPerSecond),
+      pageRequestsTotal: line('pageRequestsTotal', l.pageRequestsPerSecondTotal),
+      // current: refusals being held now; refused: those answered at once because the tarpit was full
+      tarpit: line('tarpit', l.tarpitSockets),
     };
   }
 }

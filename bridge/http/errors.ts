@@ -1,7 +1,17 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { describeZodError } from '../protocol/index.js';
-import { BridgeError, Conflict, Forbidden, Invalid, NotFound, Refused, TooMany, Unavailable } from '../errors.js';
+import {
+  BridgeError,
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  RateLimited,
+  Refused,
+  TooMany,
+  Unavailable,
+} from '../errors.js';
 import type { Logger } from '../log.js';
 
 /** An error of the HTTP edge itself (Host, token, body size): its message is sent as `{error, field?}` with its status. */
@@ -42,6 +52,7 @@ export function errorResponder(log: Logger) {
       if (error instanceof BridgeError) {
         if (ctx.headerSent || !ctx.writable) return;
         ctx.status = statusOf(error);
+        if (error instanceof RateLimited) ctx.set('Retry-After', String(error.retryAfterS));
         ctx.body = { error: error.message, ...(error.field ? { field: error.field } : {}) };
         return;
       }

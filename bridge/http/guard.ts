@@ -84,6 +84,8 @@ export function windowGuard(options: WindowGuardOptions & { token: string; agent
 export function openCors() {
   return async (ctx: Context, next: Next) => {
     ctx.set('Access-Control-Allow-Origin', '*');
+    // a page agent reads when a rate-limited claim may come back
+    ctx.set('Access-Control-Expose-Headers', 'Retry-After');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', 'Content-Type');

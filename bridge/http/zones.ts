@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { BridgeContext } from '../context.js';
 import { HttpError } from './errors.js';
 import { checkOrigin, checkToken, openCors, windowGuard } from './guard.js';
+import { pageRate } from './page-rate.js';
 
 /**
  * The trust zones of the HTTP surface (README "HTTP surface"), one router each. A zone's guard is the router's
@@ -33,6 +34,8 @@ export function createZones(bridge: BridgeContext): Zones {
   const originOptions = { allowedOrigins: bridge.config.allowedOrigins, ownOrigins: bridge.ownOrigins };
   const page = new Router();
   page.use(openCors());
+  page.use(bridge.tarpit.middleware());
+  page.use(pageRate(bridge));
   const window = new Router();
   window.use(windowGuard({ ...originOptions, token: bridge.token, agentToken: bridge.agentToken }));
   const mcp = new Router();

@@ -24,12 +24,13 @@ export interface PageQuotaOptions<P extends QuotaPage> {
  */
 export class PageQuota<P extends QuotaPage> {
   private readonly byOrigin = new Map<string, Set<P>>();
-  private count = 0;
+  /** every page, oldest first */
+  private readonly all = new Set<P>();
   /** page command streams open now */
   openStreams = 0;
 
   constructor(private readonly options: PageQuotaOptions<P>) {
-    options.counters.current('pagesTotal', () => this.count);
+    options.counters.current('pagesTotal', () => this.all.size);
     options.counters.current('pageStreams', () => this.openStreams);
   }
 
@@ -50,7 +51,12 @@ export class PageQuota<P extends QuotaPage> {
           : `origin ${origin} already has ${limit} pages open (limit pagesPerOrigin); close a tab, or wait for closed pages to be forgotten`,
       );
     }
-    if (this.count >= this.limits.pagesTotal && !(mine && this.forgetOldestClosed(mine))) {
+    // the developer's own origins take the place of the oldest closed page of any origin (pages a flood claimed
+    // and never opened must not keep a new dev server out for the whole --ttl; the oldest of all, not of this
+    // origin, since this origin's oldest may be a page claimed a moment ago whose stream is still opening); an
+    // origin awaiting approval only replaces its own
+    const room = () => (held ? !!mine && this.forgetOldestClosed(mine) : this.forgetOldestClosed(this.all));
+    if (this.all.size >= this.limits.pagesTotal && !room()) {
       this.options.counters.refused('pagesTotal');
       throw new Unavailable(
         `the bridge already keeps ${this.limits.pagesTotal} pages (limit pagesTotal); close some tabs, or wait for closed pages to be forgotten (--ttl)`,
@@ -62,13 +68,13 @@ export class PageQuota<P extends QuotaPage> {
     let set = this.byOrigin.get(page.origin);
     if (!set) this.byOrigin.set(page.origin, (set = new Set()));
     set.add(page);
-    this.count++;
+    this.all.add(page);
   }
 
   removed(page: P, origin = page.origin): void {
     const set = this.byOrigin.get(origin);
     if (!set?.delete(page)) return;
-    this.count--;
+    this.all.delete(page);
     if (!set.size) this.byOrigin.delete(origin);
   }
 

@@ -288,6 +288,11 @@ export class PageRegistry {
     return this.origins.isOperable(page.origin);
   }
 
+  /** Whether pages of this origin (as pageOrigin reads the header) are the developer's own: loopback or allowed. */
+  isOperableOrigin(origin: string): boolean {
+    return this.origins.isOperable(origin);
+  }
+
   /** Pages that are connected now and whose origin is allowed: the ones agents can drive. */
   operable(): Page[] {
     return this.all().filter((p) => isConnected(p) && this.isOperable(p));

@@ -10,6 +10,7 @@ const EXPECTED_STATUS: Record<string, number> = {
   Conflict: 409,
   Refused: 409,
   TooMany: 429,
+  RateLimited: 429,
   Unavailable: 503,
 };
 

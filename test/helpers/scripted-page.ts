@@ -85,7 +85,8 @@ export class ScriptedPage {
   async post(body: { requestId: string; ok: boolean; result?: Json; error?: string }): Promise<Response> {
     return fetch(`${this.bridgeUrl}/bridge/result`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain' },
+      // a page's fetch to the bridge is cross-origin, so the browser always sends its Origin
+      headers: { 'content-type': 'text/plain', ...(this.origin ? { origin: this.origin } : {}) },
       body: JSON.stringify({ pageId: this.pageId, secret: this.secret, ...body }),
     });
   }

@@ -7,6 +7,7 @@ import { initialState, reduce, type Action } from '../../renderer/src/store.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { claimPage, openPageStream } from '../helpers/page-wire.js';
+import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -81,12 +82,26 @@ describe('page limits', () => {
     for (const s of open) s.close();
   });
 
-  it('caps all pages together with a 503', async () => {
+  it('caps all pages together with a 503; a new loopback origin takes the place of the oldest closed page', async () => {
     const bridge = await startBridge({ limits: { pagesTotal: 4 } });
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await rawClaim(bridge, `http://localhost:${3000 + i}`)).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
+    // pages a flood claimed and never opened: a new dev server's page replaces the oldest, a website's does not
+    for (let i = 0; i < 4; i++) expect((await rawClaim(bridge, `http://localhost:${3000 + i}`)).status).toBe(200);
+    expect((await rawClaim(bridge, 'http://evil.example:5000')).status).toBe(503);
+    const fresh = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:5173/' });
+    const sessions = (await http(`${bridge.url}/bridge/sessions`, { token: bridge.token })).body as SessionRow[];
+    expect(sessions.map((s) => s.url)).toEqual([
+      'http://localhost:3001/',
+      'http://localhost:3002/',
+      'http://localhost:3003/',
+      'http://localhost:5173/',
+    ]);
+    // with every page open, nothing makes room
+    for (let i = 0; i < 3; i++) await ScriptedPage.connect(bridge.url, { url: `http://localhost:${4000 + i}/` });
+    const refused = await rawClaim(bridge, 'http://localhost:6000');
+    expect(refused.status).toBe(503);
+    expect(JSON.stringify(refused.body)).toContain('4 pages (limit pagesTotal)');
     expect((await limitsOf(bridge)).pagesTotal).toMatchObject({ limit: 4, current: 4, refused: 2 });
+    fresh.close();
   });
 
   it('answers 503 when too many page streams are open', async () => {
@@ -206,7 +221,8 @@ const rowKey = (r: SessionRow) => `${r.pageId}/${r.frameId}/${r.active}/${r.url}
 
 describe('window broadcasts', () => {
   it('sends coalesced page deltas that rebuild the same list as GET /bridge/sessions', async () => {
-    const bridge = await startBridge();
+    // 300 claims at once from one origin: past the claim rate limit (claim-flood.test.ts), out of the way here
+    const bridge = await startBridge({ limits: { claimBurst: 1000 } });
     const window = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${encodeURIComponent(bridge.token)}`);
     await window.next('state');
     const CLAIMS = 300;
@@ -365,7 +381,11 @@ describe('a claim flood', () => {
       timeout: 90_000,
     },
     async () => {
-      const bridge = await startBridge({ limits: { pagesPerOrigin: 100 } });
+      // the claim rate limit (claim-flood.test.ts) would stop this flood first: here it is out of the way, so the
+      // page limits and the window's deltas are what is tested
+      const bridge = await startBridge({
+        limits: { pagesPerOrigin: 100, claimBurst: 10_000, claimBurstTotal: 10_000 },
+      });
       const window = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${encodeURIComponent(bridge.token)}`);
       await window.next('state');
       const agent = await connectAgent(bridge.url, { clientName: 'flood-watcher' });
