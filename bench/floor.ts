@@ -1,20 +1,27 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { percentile, round, type BenchRow } from './report.js';
+import { round, type BenchRow } from './report.js';
+
+/** The floor's page, open in a tab: `time(n)` runs n exchanges and gives each one's time in ms. */
+export interface Floor {
+  time(calls: number): Promise<number[]>;
+  close(): Promise<void>;
+}
 
 /**
  * The floor under every page round trip: a bare SSE event to a page and a POST back, with no bridge, no
- * validation and no MCP — the same browser, the same loopback, measured in the same run.
+ * validation and no MCP — the same browser, the same loopback, measured in the same run. With `keepalive` the
+ * POST is a keepalive fetch, as the page agent sends its results (so that they outlive a document that unloads).
  */
-export async function measureFloor(browser: Browser, calls: number): Promise<{ p50: number; p99: number }> {
+export async function openFloor(browser: Browser, options: { keepalive?: boolean } = {}): Promise<Floor> {
   let stream: ServerResponse | undefined;
   const waiting = new Map<string, () => void>();
   const page = `<!doctype html><title>floor</title><script>
     const es = new EventSource('/events');
     es.addEventListener('command', (e) => {
       const { id } = JSON.parse(e.data);
-      fetch('/result', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ id, result: document.title }) });
+      fetch('/result', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ id, result: document.title })${options.keepalive ? ', keepalive: true' : ''} });
     });
     es.onopen = () => { document.title = 'ready'; };
   </script>`;
@@ -43,22 +50,31 @@ export async function measureFloor(browser: Browser, calls: number): Promise<{ p
   const tab = await browser.newPage();
   await tab.goto(url);
   await tab.waitForFunction(() => document.title === 'ready');
-  const samples: number[] = [];
-  for (let i = 0; i < calls + 20; i++) {
-    const id = String(i);
-    const started = performance.now();
-    await new Promise<void>((resolve) => {
-      waiting.set(id, resolve);
-      stream?.write(`event: command\ndata: ${JSON.stringify({ id })}\n\n`);
-    });
-    waiting.delete(id);
-    if (i >= 20) samples.push(performance.now() - started); // the first 20 warm up
-  }
-  await tab.close();
-  stream?.end();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+  let next = 0;
+  const time = async (calls: number): Promise<number[]> => {
+    const samples: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const id = String(next++);
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        waiting.set(id, resolve);
+        stream?.write(`event: command\ndata: ${JSON.stringify({ id })}\n\n`);
+      });
+      waiting.delete(id);
+      samples.push(performance.now() - started);
+    }
+    return samples;
+  };
+  await time(20); // warm-up
+  return {
+    time,
+    close: async () => {
+      await tab.close();
+      stream?.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 export function floorRows(floor: { p50: number; p99: number }, calls: number): BenchRow[] {
