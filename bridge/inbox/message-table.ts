@@ -1,18 +1,18 @@
-import type { Message, MessageKind, MessageStatus } from '../protocol/index.js';
+import {
+  Message as MessageSchema,
+  MessageKind as MessageKindSchema,
+  MessageStatus as MessageStatusSchema,
+  type Message,
+  type MessageKind,
+  type MessageStatus,
+} from '../protocol/index.js';
 import { IdIndex } from './id-index.js';
 
-export const KINDS: readonly MessageKind[] = [
-  'user_message',
-  'user_answer',
-  'page_error',
-  'page_log',
-  'page_network',
-  'agent_note',
-  'ask',
-];
-export const FROMS: readonly Message['from'][] = ['window', 'page', 'agent', 'bridge'];
+// the wire schemas' own lists, in their order: a row keeps each as its index
+export const KINDS: readonly MessageKind[] = MessageKindSchema.options;
+export const FROMS: readonly Message['from'][] = MessageSchema.shape.from.options;
 /** in rank order: a status only moves up */
-export const STATUSES: readonly MessageStatus[] = ['pending', 'delivered', 'consumed'];
+export const STATUSES: readonly MessageStatus[] = MessageStatusSchema.options;
 export const ASK = KINDS.indexOf('ask');
 
 /**

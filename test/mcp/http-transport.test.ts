@@ -58,6 +58,18 @@ function events(body: string): unknown[] {
     .map((line) => JSON.parse(line.slice(6)) as unknown);
 }
 
+/** A bridge, its window, a raw session, and a user_confirm call sent on it (the card is open when this returns). */
+async function confirmCall(id: number, prompt: string, meta?: Record<string, unknown>) {
+  const bridge = await startBridge();
+  const window = await openWindow(bridge);
+  const url = `${bridge.url}/mcp/mcp`;
+  const headers = await session(url);
+  const params = { name: 'user_confirm', arguments: { prompt }, ...(meta ? { _meta: meta } : {}) };
+  const call = await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params }, headers);
+  const card = await window.nextAsk();
+  return { window, url, headers, call, card };
+}
+
 describe('the Streamable HTTP transport', () => {
   it('answers a call that is ready at once as one JSON body with its length', async () => {
     const bridge = await startBridge();
@@ -94,23 +106,9 @@ describe('the Streamable HTTP transport', () => {
   });
 
   it('sends the headers of a call that waits for the human before its answer, then the answer as an event', async () => {
-    const bridge = await startBridge();
-    const window = await openWindow(bridge);
-    const url = `${bridge.url}/mcp/mcp`;
-    const headers = await session(url);
-    const call = await post(
-      url,
-      {
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'user_confirm', arguments: { prompt: 'Go on?' } },
-      },
-      headers,
-    );
+    const { window, call, card } = await confirmCall(7, 'Go on?');
     // the headers came while the card is still open: the client knows the bridge took the call
     expect(call.res.headers['content-type']).toBe('text/event-stream');
-    const card = await window.nextAsk();
     expect(card.prompt).toBe('Go on?');
     expect((await window.act({ askId: card.askId, action: 'answer', value: true })).status).toBe(200);
     const answer = events(await call.body).find((m) => (m as { id?: unknown }).id === 7);
@@ -118,21 +116,7 @@ describe('the Streamable HTTP transport', () => {
   });
 
   it('streams progress when the call asks for it, with the answer last', async () => {
-    const bridge = await startBridge();
-    const window = await openWindow(bridge);
-    const url = `${bridge.url}/mcp/mcp`;
-    const headers = await session(url);
-    const call = await post(
-      url,
-      {
-        jsonrpc: '2.0',
-        id: 8,
-        method: 'tools/call',
-        params: { name: 'user_confirm', arguments: { prompt: 'Ship it?' }, _meta: { progressToken: 'p8' } },
-      },
-      headers,
-    );
-    const card = await window.nextAsk();
+    const { window, call, card } = await confirmCall(8, 'Ship it?', { progressToken: 'p8' });
     await window.act({ askId: card.askId, action: 'answer', value: false });
     const messages = events(await call.body) as Array<{ method?: string; id?: number; params?: unknown }>;
     expect(messages[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p8' } });
@@ -140,16 +124,7 @@ describe('the Streamable HTTP transport', () => {
   });
 
   it('answers a call still open when the client ends the session with an error, not a cut stream', async () => {
-    const bridge = await startBridge();
-    const window = await openWindow(bridge);
-    const url = `${bridge.url}/mcp/mcp`;
-    const headers = await session(url);
-    const call = await post(
-      url,
-      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'user_confirm', arguments: { prompt: 'Wait?' } } },
-      headers,
-    );
-    await window.nextAsk();
+    const { url, headers, call } = await confirmCall(9, 'Wait?');
     const ended = await fetch(url, { method: 'DELETE', headers });
     expect(ended.status).toBe(200);
     const answer = events(await call.body).find((m) => (m as { id?: unknown }).id === 9);
