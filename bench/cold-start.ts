@@ -36,7 +36,7 @@ async function once(): Promise<number> {
 }
 
 /** A bare `node -e ""` from spawn to exit: what any Node program pays before its own code runs, on this machine. */
-async function bareNode(): Promise<number> {
+export async function bareNode(): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });

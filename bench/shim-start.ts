@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBridge } from '../bridge/bridge.js';
+import { bareNode } from './cold-start.js';
 import { percentile, round, type BenchRow } from './report.js';
 
 const BIN = fileURLToPath(new URL('../bin/aiti-bridge.js', import.meta.url));
@@ -45,17 +46,6 @@ async function shimOnce(bridgeUrl: string): Promise<number> {
     child.stdin.end();
     child.kill('SIGKILL');
   }
-}
-
-/** A bare `node -e ""` from spawn to exit: what any Node program pays before its own code runs. */
-async function bareNode(): Promise<number> {
-  const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
-    child.on('exit', () => resolve());
-    child.on('error', reject);
-  });
-  return performance.now() - started;
 }
 
 /** A loopback port nothing listens on (taken from the OS, then released). */

@@ -4,18 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
-import { build, type Plugin } from 'vite';
 import { connectMcp } from './agent.js';
 import { spawnBridge } from './bridge-process.js';
 import { waitForPage } from './human.js';
 import type { BenchRow } from './report.js';
+import { buildReactFixture } from '../test/helpers/react-build.js';
 
-const APP = fileURLToPath(new URL('../test/fixtures/react-app', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript' };
 
 /** The characters a model reads from a tool result: every text block (the summary, the lines, the inbox notice). */
@@ -31,20 +28,7 @@ function textOf(result: CallToolResult): string {
 /** The React fixture of the test suite, built for production with the agent's script tag, served from a temp dir. */
 async function serveReactFixture(bridgeUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = mkdtempSync(join(tmpdir(), 'aiti-bench-react-'));
-  const tag: Plugin = {
-    name: 'agent-tag',
-    transformIndexHtml: () => [
-      { tag: 'script', attrs: { src: `${bridgeUrl}/aiti/page.js` }, injectTo: 'head-prepend' },
-    ],
-  };
-  await build({
-    root: APP,
-    configFile: false,
-    logLevel: 'silent',
-    cacheDir: join(outDir, '.vite'),
-    plugins: [react(), tag],
-    build: { outDir: join(outDir, 'site'), emptyOutDir: true },
-  });
+  await buildReactFixture(bridgeUrl, join(outDir, 'site'), join(outDir, '.vite'));
   const site = join(outDir, 'site');
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -259,11 +259,7 @@ export class Asks {
   private endOf(status: AskStatus, details: EndDetails): AskEnd {
     return {
       status,
-      ...(details.value !== undefined ? { value: details.value } : {}),
-      ...(details.note ? { note: details.note } : {}),
-      ...(details.reason ? { reason: details.reason } : {}),
-      ...(details.text ? { text: details.text } : {}),
-      ...(details.images?.length ? { images: details.images } : {}),
+      ...answerFields(details),
       decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
     };
   }
@@ -312,11 +308,7 @@ export class Asks {
     return {
       askId,
       status,
-      ...(details.value !== undefined ? { value: details.value } : {}),
-      ...(details.note ? { note: details.note } : {}),
-      ...(details.reason ? { reason: details.reason } : {}),
-      ...(details.text ? { text: details.text } : {}),
-      ...(details.images?.length ? { images: details.images } : {}),
+      ...answerFields(details),
       hint: hintFor(status, { kind, ...details }),
     };
   }
@@ -341,4 +333,15 @@ export class Asks {
     for (const askId of [...this.open.keys()])
       this.cancel(askId, 'the bridge is shutting down; ask again once it is back', 'bridge');
   }
+}
+
+/** What the human gave with an ending (value, note, reason, text, images), only the parts present. */
+function answerFields(details: EndDetails): Pick<AskEnd, 'value' | 'note' | 'reason' | 'text' | 'images'> {
+  return {
+    ...(details.value !== undefined ? { value: details.value } : {}),
+    ...(details.note ? { note: details.note } : {}),
+    ...(details.reason ? { reason: details.reason } : {}),
+    ...(details.text ? { text: details.text } : {}),
+    ...(details.images?.length ? { images: details.images } : {}),
+  };
 }

@@ -5,12 +5,16 @@ import { ToolError, type ToolCall } from './tool.js';
 /** Extra time the bridge gives a page beyond a command's own wait, for the round trip. */
 export const PAGE_MARGIN_MS = 5_000;
 
+declare const checked: unique symbol;
+/** Page command arguments that passed checkPageArgs (a compile-time mark: only that function makes them). */
+export type CheckedArgs = Json & { readonly [checked]: true };
+
 /**
  * The arguments of a page command, checked with the schema the page agent checks them with: arguments the page
  * would refuse fail here, as a ToolError naming the field (under `fieldPrefix`, e.g. "args."), before anything
  * is sent or shown to the human.
  */
-export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, fieldPrefix = ''): Json {
+export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, fieldPrefix = ''): CheckedArgs {
   const parsed = PageCommands[cmd].safeParse(args ?? {});
   if (!parsed.success) {
     const { message, field } = describeZodError(parsed.error);
@@ -20,14 +24,10 @@ export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, 
     );
   }
   // the schemas describe JSON arguments, so what they accept is JSON
-  return parsed.data as Json;
+  return parsed.data as CheckedArgs;
 }
 
-/**
- * Sends one page command on behalf of a tool and returns the page's answer. The arguments are checked first
- * (checkPageArgs). The request is abandoned (and the tool fails) when the client cancels the call or its
- * session ends.
- */
+/** Sends one page command on behalf of a tool, its arguments checked first (checkPageArgs; a bad one rejects). */
 export async function runPageCommand(
   call: ToolCall,
   page: Page,
@@ -35,7 +35,20 @@ export async function runPageCommand(
   args: unknown,
   options: { frameId?: string; timeoutMs?: number } = {},
 ): Promise<Json> {
-  const checked = checkPageArgs(cmd, args);
+  return sendPageCommand(call, page, cmd, checkPageArgs(cmd, args), options);
+}
+
+/**
+ * Sends one page command whose arguments were checked already and returns the page's answer. The request is
+ * abandoned (and the tool fails) when the client cancels the call or its session ends.
+ */
+export async function sendPageCommand(
+  call: ToolCall,
+  page: Page,
+  cmd: PageCommandName,
+  checked: CheckedArgs,
+  options: { frameId?: string; timeoutMs?: number } = {},
+): Promise<Json> {
   // no frameId: the bridge sends a frame's ref (`f1:e3`) to that frame, anything else to the top document
   const sent = call.bridge.requests.send(page, cmd, checked, {
     ...(options.frameId ? { frameId: options.frameId } : {}),

@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, createServer, type Plugin } from 'vite';
+import { createServer, type Plugin } from 'vite';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
 import type { Page as Tab } from 'playwright-core';
 import type { Bridge } from '../../bridge/bridge.js';
@@ -8,9 +7,8 @@ import type { BridgeConfig } from '../../bridge/config.js';
 import type { Page } from '../../bridge/pages/registry.js';
 import { onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { buildReactFixture, REACT_APP } from '../helpers/react-build.js';
 import { connectedPage } from './harness.js';
-
-const APP = fileURLToPath(new URL('../fixtures/react-app', import.meta.url));
 
 /** The app's small API: POST /api/profile answers {saved: true}. */
 const api: Plugin = {
@@ -36,7 +34,7 @@ export async function startReactApp(
   options: { sourceAttributes?: boolean } = {},
 ): Promise<{ url: string; root: string }> {
   const server = await createServer({
-    root: APP,
+    root: REACT_APP,
     configFile: false,
     logLevel: 'silent',
     cacheDir: tempDir('aiti-vite-cache-'),
@@ -48,7 +46,7 @@ export async function startReactApp(
   onCleanup(() => server.close());
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('the Vite dev server did not report its URL');
-  return { url, root: APP };
+  return { url, root: REACT_APP };
 }
 
 /**
@@ -57,20 +55,7 @@ export async function startReactApp(
  */
 export async function buildReactApp(bridgeUrl: string): Promise<string> {
   const outDir = tempDir('aiti-react-build-');
-  const tag: Plugin = {
-    name: 'agent-tag',
-    transformIndexHtml: () => [
-      { tag: 'script', attrs: { src: `${bridgeUrl}/aiti/page.js` }, injectTo: 'head-prepend' },
-    ],
-  };
-  await build({
-    root: APP,
-    configFile: false,
-    logLevel: 'silent',
-    cacheDir: tempDir('aiti-vite-cache-'),
-    plugins: [react(), tag],
-    build: { outDir, emptyOutDir: true },
-  });
+  await buildReactFixture(bridgeUrl, outDir, tempDir('aiti-vite-cache-'));
   return outDir;
 }
 

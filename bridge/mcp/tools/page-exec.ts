@@ -12,7 +12,7 @@ import { confirmPageCommand } from '../../asks/page-gate.js';
 import { askerOf } from '../asker.js';
 import { changeSinceSnapshot, forgetOutline } from '../outline-change.js';
 import { waitAfterNavigation } from '../after-navigation.js';
-import { PAGE_MARGIN_MS, asObject, checkPageArgs, runPageCommand } from '../page-command.js';
+import { PAGE_MARGIN_MS, asObject, checkPageArgs, sendPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { plainLines } from '../text.js';
 import { defineTool, toolInput, ToolError, type ToolResult } from '../tool.js';
@@ -49,7 +49,7 @@ export const pageExec = defineTool({
       call,
       page,
       commandArgs,
-      await runPageCommand(call, page, cmd, commandArgs, {
+      await sendPageCommand(call, page, cmd, commandArgs, {
         ...(frameId ? { frameId } : {}),
         timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
       }),
