@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { WebSocketServer } from 'ws';
 import { round, type BenchRow } from './report.js';
 
 /** The floor's page, open in a tab: `time(n)` runs n exchanges and gives each one's time in ms. */
@@ -11,19 +12,24 @@ export interface Floor {
 
 /**
  * The floor under every page round trip: a bare SSE event to a page and a POST back, with no bridge, no
- * validation and no MCP — the same browser, the same loopback, measured in the same run. With `keepalive` the
- * POST is a keepalive fetch, as the page agent sends its results (so that they outlive a document that unloads).
+ * validation and no MCP — the same browser, the same loopback, measured in the same run. With `socket` the page
+ * answers with a message on a WebSocket instead, as the page agent sends its results once its result socket is
+ * open (bridge/pages/result-socket-routes.ts).
  */
-export async function openFloor(browser: Browser, options: { keepalive?: boolean } = {}): Promise<Floor> {
+export async function openFloor(browser: Browser, options: { socket?: boolean } = {}): Promise<Floor> {
   let stream: ServerResponse | undefined;
   const waiting = new Map<string, () => void>();
   const page = `<!doctype html><title>floor</title><script>
+    const socket = ${options.socket ? "new WebSocket(location.origin.replace('http', 'ws') + '/socket')" : 'undefined'};
     const es = new EventSource('/events');
     es.addEventListener('command', (e) => {
       const { id } = JSON.parse(e.data);
-      fetch('/result', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ id, result: document.title })${options.keepalive ? ', keepalive: true' : ''} });
+      const body = JSON.stringify({ id, result: document.title });
+      if (socket) socket.send(body);
+      else fetch('/result', { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
     });
-    es.onopen = () => { document.title = 'ready'; };
+    const ready = () => { document.title = 'ready'; };
+    es.onopen = () => (socket && socket.readyState !== 1 ? socket.addEventListener('open', ready) : ready());
   </script>`;
   const server = createServer((req, res) => {
     if (req.url === '/events') {
@@ -45,6 +51,10 @@ export async function openFloor(browser: Browser, options: { keepalive?: boolean
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(page);
   });
+  const sockets = new WebSocketServer({ server, path: '/socket' });
+  sockets.on('connection', (socket) =>
+    socket.on('message', (data) => waiting.get((JSON.parse(String(data)) as { id: string }).id)?.()),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const tab = await browser.newPage();
@@ -71,6 +81,7 @@ export async function openFloor(browser: Browser, options: { keepalive?: boolean
     close: async () => {
       await tab.close();
       stream?.end();
+      sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -26,6 +26,7 @@ import { PageRegistry } from './pages/registry.js';
 import { PageRequests } from './pages/requests.js';
 import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
+import { ResultSockets } from './pages/result-socket-routes.js';
 import { StartupError } from './startup-error.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
@@ -101,6 +102,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const app = createApp(context, mountRoutes(context));
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  const resultSockets = new ResultSockets(context);
+  server.on('upgrade', resultSockets.upgrade);
   const answers = trackAnswers(server);
   await listen(server, config);
   const port = (server.address() as AddressInfo).port;
@@ -122,6 +125,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         context.asks.close();
         context.requests.close();
         context.tarpit.close();
+        resultSockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await answers.settled();

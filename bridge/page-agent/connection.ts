@@ -3,6 +3,7 @@ import { ClaimAnswer, CommandEvent, PageHelloEvent, type PageEventType } from '.
 import type { BridgeEndpoint } from './env.js';
 import { randomId } from './env.js';
 import { loadIdentity, saveIdentity } from './identity.js';
+import { ResultSocket, type SocketResult, type SocketSession } from './result-socket.js';
 import { BridgeHttpError, postJson } from './transport.js';
 
 /** Who this document is for the bridge: the page, and its frame in that page. */
@@ -29,6 +30,9 @@ export class Connection {
   private connected = false;
   private readyWaiters: Array<(session: Session) => void> = [];
   private readonly sessionListeners: Array<(session: Session) => void> = [];
+  private readonly results = new ResultSocket(
+    (session, result) => void postResult(session, result).catch(() => undefined),
+  );
 
   constructor(
     readonly endpoint: BridgeEndpoint,
@@ -46,6 +50,7 @@ export class Connection {
 
   /** Closes the stream now (pagehide) so the bridge sees the document go without waiting for a timeout. */
   stop(): void {
+    this.results.close();
     this.stopped = true;
     this.connected = false;
     this.source?.close();
@@ -110,22 +115,19 @@ export class Connection {
     setTimeout(() => void this.connect(), delay);
   }
 
+  /**
+   * A command's result: over the result socket when it is open, else (and for a document that is leaving, whose
+   * socket may not outlive it) as a keepalive POST, which arrives even when the command unloaded the document.
+   */
   async postResult(
     requestId: string,
     outcome: { ok: true; result: Json } | { ok: false; error: string },
+    options: { leaving?: boolean } = {},
   ): Promise<void> {
     const session = this.session ?? (await this.ready());
-    await postJson(
-      `${session.base}/bridge/result`,
-      {
-        pageId: session.pageId,
-        secret: session.secret,
-        requestId,
-        ...outcome,
-      },
-      // a result must arrive even when the command started a navigation that unloads this document
-      { keepalive: true },
-    );
+    const result: SocketResult = { requestId, ...outcome };
+    if (!options.leaving && this.results.send(session, result)) return;
+    await postResult(session, result);
   }
 
   async postEvent(type: PageEventType, payload: Json, options: { keepalive?: boolean } = {}): Promise<void> {
@@ -142,6 +144,14 @@ export class Connection {
       options,
     );
   }
+}
+
+function postResult(session: SocketSession, result: SocketResult): Promise<unknown> {
+  return postJson(
+    `${session.base}/bridge/result`,
+    { pageId: session.pageId, secret: session.secret, ...result },
+    { keepalive: true },
+  );
 }
 
 function parse(data: string): unknown {

@@ -85,7 +85,12 @@ function start(): void {
                 error: `${command.cmd} was not run: the page is leaving for ${away}; call again with this pageId once the new document has loaded`,
               }
             : await runCommand(command.cmd, command.args, agent);
-        if (outcome !== NO_REPLY) await connection.postResult(command.requestId, outcome).catch(() => undefined);
+        if (outcome !== NO_REPLY)
+          await connection
+            .postResult(command.requestId, outcome, {
+              leaving: Boolean(departingTo()) || NAVIGATION_COMMANDS.has(command.cmd),
+            })
+            .catch(() => undefined);
       } finally {
         running--;
         leaveWhenIdle();

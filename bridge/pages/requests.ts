@@ -15,6 +15,9 @@ interface Pending {
   sent: boolean;
 }
 
+/** results remembered so that a repeat is not an error (a page repeats at most a few seconds of results) */
+const TAKEN_KEPT = 1024;
+
 /** A page command failed: the page went away, timed out, or reported an error. */
 export class PageCommandError extends BridgeError {}
 
@@ -30,6 +33,8 @@ export interface SendOptions {
  */
 export class PageRequests {
   private readonly pending = new Map<string, Pending>();
+  /** the last results taken, by request: a page that unloads sends again what it sent over its socket */
+  private readonly taken = new Map<string, string>();
   /** where a page's top document said it was going when it left (another origin means another page) */
   private readonly departures = new Map<string, { url: string; at: number }>();
   /** a frame that reloads gets this long to come back before a new command to it fails */
@@ -162,6 +167,8 @@ export class PageRequests {
   /** A result posted by a page. Refused when the request was not sent to that page. */
   resolve(body: ResultBody): void {
     const entry = this.pending.get(body.requestId);
+    // the same page repeating a result already taken (bridge/pages/result-socket-routes.ts): nothing more to do
+    if (!entry && this.taken.get(body.requestId) === body.pageId) return;
     if (!entry)
       throw new NotFound(
         `no pending request "${body.requestId}" (it finished, timed out or never existed)`,
@@ -172,6 +179,8 @@ export class PageRequests {
     const result = body.ok ? body.result : undefined;
     if (result && typeof result === 'object' && !Array.isArray(result) && typeof result.navigating === 'string')
       this.noteDeparture(body.pageId, result.navigating);
+    this.taken.set(body.requestId, body.pageId);
+    if (this.taken.size > TAKEN_KEPT) this.taken.delete(this.taken.keys().next().value as string);
     if (body.ok) this.settle(body.requestId, undefined, body.result ?? null);
     else this.settle(body.requestId, new PageCommandError(body.error));
   }

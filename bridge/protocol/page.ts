@@ -58,6 +58,18 @@ export const AiSseQuery = z.object({
   token: z.string().optional(),
 });
 
+/**
+ * `GET /bridge/result-socket?…` (a WebSocket upgrade): the page agent's fast path for command results. The query
+ * names the page and frame and proves them with the page's secret (a WebSocket, like an EventSource, cannot send
+ * headers); each text message is then a ResultBody without `pageId` and `secret`, which the socket stands for.
+ */
+export const ResultSocketQuery = z.object({
+  pageId: PageId,
+  secret: z.string().max(256),
+  frameId: FrameId.optional(),
+});
+export type ResultSocketQuery = z.infer<typeof ResultSocketQuery>;
+
 export const ResultBody = z.discriminatedUnion('ok', [
   z.object({
     pageId: PageId,

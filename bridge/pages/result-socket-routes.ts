@@ -1,0 +1,219 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { ZodError } from 'zod';
+import type { BridgeContext } from '../context.js';
+import { BridgeError, Forbidden, NotFound, RateLimited } from '../errors.js';
+import { hostnameOf, isLoopbackHostname } from '../loopback.js';
+import { MAIN_FRAME, ResultBody, ResultSocketQuery, describeZodError } from '../protocol/index.js';
+import { statusOf } from '../http/errors.js';
+import { nestsDeeperThan } from '../http/json-depth.js';
+import { RESULT_LIMIT } from './routes.js';
+
+/** The socket's path, bare and under the /aiti prefix like every route. */
+const PATHS = new Set(['/bridge/result-socket', '/aiti/bridge/result-socket']);
+
+/** RFC 6455 close codes the page agent sees when the bridge ends a socket. */
+const CLOSE = { normal: 1000, going: 1001, unsupported: 1003, invalid: 1007, policy: 1008 } as const;
+
+/**
+ * The page agent's fast path for command results (docs/CONTRACT-CHANGES.md): one WebSocket per page frame,
+ * opened on the frame's first command, each text message one result. A fetch costs Chromium a URL loader, a
+ * CORS check and a response; a message on an open socket costs a frame, which took the page's share of a
+ * `page_exec` round trip from ~3.3 ms to ~0.7 ms (docs/PERFORMANCE.md). `POST /bridge/result` stays, for the
+ * first result, large ones, results of a document that is leaving, and pages where the socket cannot open.
+ *
+ * The socket is in the page zone and passes the same checks as `POST /bridge/result`, at the upgrade, before the
+ * bridge answers 101: the Host (DNS rebinding), the origin's page-request budget, the page's secret, and the
+ * page must be operable with that frame's command stream open. Each message then takes from the origin's
+ * budget again, and may only answer a request that was sent to this page. A socket that breaks a rule is closed
+ * with the reason; the page agent posts its results instead.
+ */
+export class ResultSockets {
+  private server?: Promise<WebSocketServer>;
+  /** one socket per page frame: a new one replaces the old */
+  private readonly open = new Map<string, WebSocket>();
+  private readonly stopWatching: () => void;
+
+  constructor(private readonly bridge: BridgeContext) {
+    // a frame whose command stream closed has no requests left to answer
+    this.stopWatching = bridge.pages.onChange((change) => {
+      if (change.type === 'detached')
+        this.end(keyOf(change.page.pageId, change.frameId ?? MAIN_FRAME), 'the stream closed');
+      if (change.type === 'forgotten')
+        for (const key of [...this.open.keys()]) if (key.startsWith(`${change.page.pageId} `)) this.end(key, 'gone');
+    });
+  }
+
+  /** The HTTP server's `upgrade` listener. Another path is not ours: 404. */
+  readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://bridge.invalid');
+    if (!PATHS.has(url.pathname)) return refuse(socket, 404, `no route GET ${url.pathname}`);
+    let admitted: Admitted;
+    try {
+      admitted = this.admit(req, url);
+    } catch (error) {
+      return refuse(socket, ...answerOf(error));
+    }
+    void this.wsServer().then(
+      (server) => server.handleUpgrade(req, socket, head, (ws) => this.serve(ws, admitted)),
+      (error: unknown) => {
+        this.bridge.log.error('result socket:', error);
+        refuse(socket, 500, 'the bridge could not open a WebSocket');
+      },
+    );
+  };
+
+  /** Closes every socket (the bridge is stopping). */
+  close(): void {
+    this.stopWatching();
+    for (const key of [...this.open.keys()]) this.end(key, 'the bridge is shutting down', CLOSE.going);
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  private admit(req: IncomingMessage, url: URL): Admitted {
+    const { bridge } = this;
+    const host = req.headers.host ?? '';
+    const name = hostnameOf(host).toLowerCase();
+    if (!isLoopbackHostname(name) && !bridge.config.allowedHosts.map((h) => h.toLowerCase()).includes(name))
+      throw new Forbidden(
+        `Host "${host}" is not allowed; the bridge answers loopback names (add it with --allowed-hosts)`,
+      );
+    const origin = req.headers.origin || undefined;
+    bridge.pageRate.take(origin);
+    const query = ResultSocketQuery.parse(Object.fromEntries(url.searchParams));
+    const page = bridge.pages.authorize(query.pageId, query.secret, origin);
+    if (!bridge.pages.isOperable(page))
+      throw new Forbidden(
+        `page ${page.pageId} is held until the human allows its origin; it has no commands to answer`,
+      );
+    const frameId = query.frameId ?? MAIN_FRAME;
+    if (!page.frames.get(frameId)?.stream?.isOpen)
+      throw new NotFound(`frame "${frameId}" of page ${page.pageId} has no open command stream`, 'frameId');
+    return { pageId: page.pageId, frameId, origin };
+  }
+
+  private serve(ws: WebSocket, { pageId, frameId, origin }: Admitted): void {
+    const key = keyOf(pageId, frameId);
+    this.end(key, 'replaced by a newer socket of the same frame');
+    this.open.set(key, ws);
+    ws.on('close', () => {
+      if (this.open.get(key) === ws) this.open.delete(key);
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(CLOSE.unsupported, 'send results as text messages');
+      try {
+        this.take(pageId, origin, String(data));
+      } catch (error) {
+        ws.close(error instanceof ZodError ? CLOSE.invalid : CLOSE.policy, closeReason(error));
+      }
+    });
+  }
+
+  /** One result, as `POST /bridge/result` takes it. */
+  private take(pageId: string, origin: string | undefined, text: string): void {
+    const { bridge } = this;
+    bridge.pageRate.take(origin);
+    const depth = bridge.limits.limits.jsonDepth;
+    if (nestsDeeperThan(text, depth)) {
+      bridge.limits.refused('jsonDepth');
+      throw new Forbidden(`a result nested deeper than ${depth} levels`);
+    }
+    const message = JSON.parse(text) as unknown;
+    if (!message || typeof message !== 'object' || Array.isArray(message))
+      throw new Forbidden('a result message must be a JSON object');
+    const body = ResultBody.parse({ ...message, pageId, secret: undefined });
+    // the page was forgotten (TTL) while its socket stayed open: nothing it says counts any more
+    const page = bridge.pages.get(pageId);
+    if (!page) throw new Forbidden(`page ${pageId} is no longer known`);
+    try {
+      bridge.requests.resolve(body);
+    } catch (error) {
+      // a late answer to a request that timed out: the POST route answers 404, the socket carries on
+      if (!(error instanceof NotFound)) throw error;
+    }
+    bridge.pages.touch(page);
+  }
+
+  private end(key: string, reason: string, code: number = CLOSE.normal): void {
+    const ws = this.open.get(key);
+    if (!ws) return;
+    this.open.delete(key);
+    ws.close(code, reason);
+  }
+
+  private wsServer(): Promise<WebSocketServer> {
+    // loaded on the first socket: most bridges never drive a page, and startup is measured
+    return (this.server ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({
+          noServer: true,
+          maxPayload: RESULT_LIMIT,
+          perMessageDeflate: false,
+          clientTracking: false,
+        }),
+    ));
+  }
+}
+
+interface Admitted {
+  pageId: string;
+  frameId: string;
+  origin: string | undefined;
+}
+
+function keyOf(pageId: string, frameId: string): string {
+  return `${pageId} ${frameId}`;
+}
+
+/** The status and message of a refused upgrade, as the HTTP routes would answer them. */
+function answerOf(error: unknown): [number, string, number?] {
+  if (error instanceof ZodError) return [400, describeZodError(error).message];
+  if (error instanceof RateLimited) return [429, error.message, error.retryAfterS];
+  if (error instanceof BridgeError) return [statusOf(error), error.message];
+  return [500, 'the bridge could not check this socket'];
+}
+
+/** An upgrade refused before 101: a plain HTTP answer with `{error}`, then the connection closes. */
+function refuse(socket: Duplex, status: number, message: string, retryAfterS?: number): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      ...(retryAfterS ? [`Retry-After: ${retryAfterS}`] : []),
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+/** A close frame's reason is at most 123 bytes. */
+function closeReason(error: unknown): string {
+  const message =
+    error instanceof ZodError ? describeZodError(error).message : error instanceof Error ? error.message : 'refused';
+  const bytes = Buffer.from(message);
+  return bytes.length <= 123
+    ? message
+    : bytes
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '') + '…';
+}

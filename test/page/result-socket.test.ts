@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Page as BrowserPage } from 'playwright-core';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { waitFor } from '../helpers/wait.js';
+import { serveFixture } from '../fixtures/server.js';
+import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
+
+beforeAll(() => ensurePageAgentBuilt());
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * What the browser itself sent the bridge with each result: POSTs to /bridge/result and messages on the result
+ * socket, by request id. The browser reports them a moment after the agent has its answer, so they are awaited.
+ */
+function watchResults(tab: BrowserPage) {
+  const posts = new Map<string, string>();
+  const messages = new Map<string, string>();
+  const idOf = (text: string) => (/"requestId":"([^"]+)"/.exec(text) ?? [])[1] ?? '';
+  tab.on('request', (request) => {
+    const body = request.postData() ?? '';
+    if (request.method() === 'POST' && request.url().endsWith('/bridge/result')) posts.set(idOf(body), body);
+  });
+  tab.on('websocket', (socket) => {
+    if (!socket.url().includes('/bridge/result-socket')) return;
+    socket.on('framesent', (frame) => messages.set(idOf(String(frame.payload)), String(frame.payload)));
+  });
+  const known = () => new Set([...posts.keys(), ...messages.keys()]);
+  /** How the result of one command, run by `run`, went: the one result the browser reports that is new. */
+  const wayOf = async <T>(run: () => Promise<T>): Promise<{ result: T; way: 'post' | 'socket' }> => {
+    const before = known();
+    const result = await run();
+    let fresh: string[] = [];
+    await waitFor(
+      () => (fresh = [...known()].filter((id) => !before.has(id))).length > 0,
+      5000,
+      "the browser's report of the result",
+    );
+    expect(fresh).toHaveLength(1);
+    return { result, way: messages.has(fresh[0] ?? '') ? 'socket' : 'post' };
+  };
+  return { posts, messages, wayOf };
+}
+
+async function site(pages: Record<string, string>) {
+  const bridge = await startBridge();
+  const tag = agentTag(bridge);
+  const routes = Object.fromEntries(Object.entries(pages).map(([path, body]) => [path, body.replace('<agent>', tag)]));
+  const server = await serveFixture(routes);
+  const tab = await (await launchBrowser()).newPage();
+  const seen = watchResults(tab);
+  const first = Object.keys(pages)[0] ?? '/';
+  await tab.goto(server.url + first);
+  const page = await connectedPage(bridge, server.url + first);
+  const agent = await connectAgent(bridge.url);
+  /** Runs a command; its result, and how the page sent it. */
+  const exec = (cmd: string, args: Record<string, unknown> = {}) =>
+    seen.wayOf(
+      async () =>
+        (structured(await callTool(agent, 'page_exec', { pageId: page.pageId, cmd, args })).result ?? {}) as Record<
+          string,
+          unknown
+        >,
+    );
+  /** The socket opens on the first command: reads until one result came on it. */
+  const socketOpen = () =>
+    waitFor(async () => (await exec('DOM.getText', {})).way === 'socket', 5000, 'a result sent on the result socket');
+  return { bridge, server, tab, page, agent, exec, seen, socketOpen };
+}
+
+describe('the result socket: command results over a WebSocket, POST where a message could be lost', () => {
+  it('after the first command each result is one message on the socket, and the agent reads it', async () => {
+    const { exec, seen, socketOpen } = await site({
+      '/': `<!doctype html><title>Socket</title><agent><body>
+        <button id="more" onclick="document.getElementById('n').textContent = ++window.count">more</button>
+        <p id="n">0</p><script>window.count = 0</script></body>`,
+    });
+    // the first result goes by POST: the socket opens on the first command
+    expect(await exec('DOM.getText', { target: '#n' })).toEqual({ result: { text: '0' }, way: 'post' });
+    await socketOpen();
+    for (let i = 1; i <= 5; i++) {
+      expect((await exec('Input.click', { target: '#more' })).way).toBe('socket');
+      // the app's own state, read back through a result that came on the socket
+      expect(await exec('DOM.getText', { target: '#n' })).toEqual({ result: { text: String(i) }, way: 'socket' });
+    }
+    // a message is the result without the page's identity: the socket stands for it, the secret is not repeated
+    const message = JSON.parse([...seen.messages.values()].at(-1) ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(message).sort()).toEqual(['ok', 'requestId', 'result']);
+  });
+
+  it('a result too large for a message (a screenshot) goes by POST and arrives whole', async () => {
+    const { exec, seen, socketOpen } = await site({
+      '/': `<!doctype html><title>Big</title><agent><body><h1>big</h1><canvas id="c" width="400" height="300"></canvas>
+        <script>
+          // noise does not compress: the screenshot is well over a socket message's size
+          const c = document.getElementById('c').getContext('2d');
+          const image = c.createImageData(400, 300);
+          for (let i = 0; i < image.data.length; i++) image.data[i] = i % 4 === 3 ? 255 : Math.random() * 256;
+          c.putImageData(image, 0, 0);
+        </script></body>`,
+    });
+    await socketOpen();
+    const shot = await exec('Page.screenshot', {});
+    expect(shot.way).toBe('post');
+    expect(shot.result).toMatchObject({ width: expect.any(Number) });
+    expect(Math.max(...[...seen.posts.values()].map((body) => body.length))).toBeGreaterThan(60_000);
+    expect((await exec('DOM.getText', { target: 'h1' })).way).toBe('socket');
+  });
+
+  it('a click whose page leaves right after answering: every result arrives, ten navigations in a row', async () => {
+    const leave = (here: string, there: string) =>
+      `<!doctype html><title>${here}</title><agent><body><h1>${here}</h1>
+        <button id="go" onclick="setTimeout(() => { location.href = '/${there}' })">go</button></body>`;
+    const { bridge, server, exec, socketOpen } = await site({
+      '/one': leave('one', 'two'),
+      '/two': leave('two', 'one'),
+    });
+    const ways: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const here = i % 2 === 0 ? 'one' : 'two';
+      await connectedPage(bridge, `${server.url}/${here}`);
+      await socketOpen();
+      expect((await exec('DOM.getText', { target: 'h1' })).result).toEqual({ text: here });
+      // the click answers before its handler navigates: on the socket of a document about to unload
+      const click = await exec('Input.click', { target: '#go' });
+      ways.push(click.way);
+    }
+    expect(ways).toContain('socket');
+  });
+
+  it('a command that starts leaving the page answers by keepalive POST, not by the socket', async () => {
+    const { bridge, server, exec, socketOpen } = await site({
+      '/one': `<!doctype html><title>One</title><agent><body><a id="to" href="/two">two</a></body>`,
+      '/two': `<!doctype html><title>Two</title><agent><body><h1>two</h1></body>`,
+    });
+    await socketOpen();
+    const click = await exec('Input.click', { target: '#to' });
+    expect(click).toMatchObject({ result: { navigating: `${server.url}/two` }, way: 'post' });
+    await connectedPage(bridge, `${server.url}/two`);
+    expect((await exec('DOM.getText', { target: 'h1' })).result).toEqual({ text: 'two' });
+  });
+});
