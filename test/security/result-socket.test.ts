@@ -115,7 +115,7 @@ describe('the result socket refuses before it opens', () => {
   it("a website's page, held for the human's approval, gets no socket", async () => {
     const bridge = await startBridge();
     const held = await devPage(bridge, 'http://evil.test:8080/');
-    expect(bridge.context.pages.isOperable(bridge.context.pages.get(held.pageId)!)).toBe(false);
+    expect(bridge.context.pages.isOperableOrigin('http://evil.test:8080')).toBe(false);
     const answer = await upgrade(socketUrl(bridge, { pageId: held.pageId, secret: held.secret }), {
       Origin: 'http://evil.test:8080',
     });
