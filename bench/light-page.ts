@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { ClaimAnswer, CommandEvent, Json } from '../bridge/protocol/index.js';
+import WebSocket from 'ws';
 import { claimPage } from '../test/helpers/page-wire.js';
 
 /** One socket pool for every light page of a process: results go over kept-alive connections, as a browser's do. */
@@ -21,16 +22,21 @@ export async function politeClaim(bridgeUrl: string, url: string): Promise<Await
 
 /**
  * A page without a browser, as cheap as a page can be: claims over HTTP, keeps its SSE command stream open, and
- * answers every command with what it was asked and who answered, so a misrouted result shows. On node:http (not
- * fetch and web streams), so that with 500 of them the benchmark measures the bridge rather than its own pages.
+ * answers every command with what it was asked and who answered, so a misrouted result shows. Results go on its
+ * result socket, as the page agent sends them once the socket is open (by POST until it is). On node:http and
+ * ws (not fetch and web streams), so that with 500 of them the benchmark measures the bridge rather than its own
+ * pages.
  */
 export class LightPage {
+  private socket?: WebSocket;
+
   private constructor(
     private readonly bridgeUrl: string,
     readonly claim: ClaimAnswer,
     private readonly stream: IncomingMessage,
   ) {
     this.serve();
+    this.openSocket();
   }
 
   get pageId(): string {
@@ -71,8 +77,25 @@ export class LightPage {
     this.stream.on('error', () => undefined);
   }
 
+  private openSocket(): void {
+    const q = new URLSearchParams({ pageId: this.pageId, secret: this.claim.secret });
+    const socket = new WebSocket(`${this.bridgeUrl.replace(/^http/, 'ws')}/bridge/result-socket?${q}`, {
+      headers: { origin: ORIGIN },
+      perMessageDeflate: false,
+    });
+    socket.on('open', () => (this.socket = socket));
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = undefined;
+    });
+    socket.on('error', () => undefined);
+  }
+
   private answer(command: CommandEvent): void {
     const result: Json = { pageId: this.pageId, args: command.args };
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ requestId: command.requestId, ok: true, result }));
+      return;
+    }
     const body = JSON.stringify({
       pageId: this.pageId,
       secret: this.claim.secret,
@@ -92,6 +115,7 @@ export class LightPage {
   }
 
   close(): void {
+    this.socket?.terminate();
     this.stream.destroy();
   }
 }

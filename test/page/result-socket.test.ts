@@ -39,7 +39,7 @@ function watchResults(tab: BrowserPage) {
     let fresh: string[] = [];
     await waitFor(
       () => (fresh = [...known()].filter((id) => !before.has(id))).length > 0,
-      5000,
+      10_000,
       "the browser's report of the result",
     );
     expect(fresh).toHaveLength(1);
@@ -59,19 +59,18 @@ async function site(pages: Record<string, string>) {
   await tab.goto(server.url + first);
   const page = await connectedPage(bridge, server.url + first);
   const agent = await connectAgent(bridge.url);
-  /** Runs a command; its result, and how the page sent it. */
-  const exec = (cmd: string, args: Record<string, unknown> = {}) =>
-    seen.wayOf(
-      async () =>
-        (structured(await callTool(agent, 'page_exec', { pageId: page.pageId, cmd, args })).result ?? {}) as Record<
-          string,
-          unknown
-        >,
-    );
+  /** Runs a command: its result. */
+  const read = async (cmd: string, args: Record<string, unknown> = {}) =>
+    (structured(await callTool(agent, 'page_exec', { pageId: page.pageId, cmd, args })).result ?? {}) as Record<
+      string,
+      unknown
+    >;
+  /** Runs a command: its result, and how the page sent it. */
+  const exec = (cmd: string, args: Record<string, unknown> = {}) => seen.wayOf(() => read(cmd, args));
   /** The socket opens on the first command: reads until one result came on it. */
   const socketOpen = () =>
     waitFor(async () => (await exec('DOM.getText', {})).way === 'socket', 5000, 'a result sent on the result socket');
-  return { bridge, server, tab, page, agent, exec, seen, socketOpen };
+  return { bridge, server, tab, page, agent, read, exec, seen, socketOpen };
 }
 
 describe('the result socket: command results over a WebSocket, POST where a message could be lost', () => {
@@ -135,7 +134,7 @@ describe('the result socket: command results over a WebSocket, POST where a mess
   });
 
   it('a command that starts leaving the page answers by keepalive POST, not by the socket', async () => {
-    const { bridge, server, exec, socketOpen } = await site({
+    const { bridge, server, read, exec, socketOpen } = await site({
       '/one': `<!doctype html><title>One</title><agent><body><a id="to" href="/two">two</a></body>`,
       '/two': `<!doctype html><title>Two</title><agent><body><h1>two</h1></body>`,
     });
@@ -143,6 +142,6 @@ describe('the result socket: command results over a WebSocket, POST where a mess
     const click = await exec('Input.click', { target: '#to' });
     expect(click).toMatchObject({ result: { navigating: `${server.url}/two` }, way: 'post' });
     await connectedPage(bridge, `${server.url}/two`);
-    expect((await exec('DOM.getText', { target: 'h1' })).result).toEqual({ text: 'two' });
+    expect((await read('DOM.getText', { target: 'h1' })).text).toBe('two');
   });
 });
