@@ -1,7 +1,12 @@
 import { MAIN_FRAME, type Json } from '../protocol/common.js';
 
-/** what went over the socket this recently is sent again as a POST when the document unloads or the socket drops */
-const REPEAT_MS = 3_000;
+/**
+ * What went over the socket this recently (at most REPEAT_MAX messages) is posted again when the document unloads
+ * or the socket drops. A message is lost only when the document goes while it is still on its way, which takes
+ * well under a second; posting more would spend the unload's keepalive budget (64 KiB for all of them) for nothing.
+ */
+const REPEAT_MS = 1_000;
+const REPEAT_MAX = 20;
 /** larger results go as a POST: a keepalive fetch (the unload path) carries at most 64 KiB */
 const MAX_MESSAGE = 60_000;
 
@@ -21,7 +26,7 @@ export interface SocketSession {
  * CSP without ws:, a proxy), results go by `POST /bridge/result` as before.
  *
  * A message on a socket has no answer, so a document that unloads right after sending could lose it: the last
- * few seconds of messages are kept, and go again as keepalive POSTs on `pagehide` or when the socket drops. The
+ * second of messages is kept, and goes again as keepalive POSTs on `pagehide` or when the socket drops. The
  * bridge takes a repeat of a result it already has as a no-op.
  */
 export class ResultSocket {
@@ -43,7 +48,7 @@ export class ResultSocket {
     if (text.length > MAX_MESSAGE) return false;
     socket.send(text);
     const now = performance.now();
-    this.recent = this.recent.filter((sent) => now - sent.at < REPEAT_MS);
+    this.recent = this.recent.filter((sent) => now - sent.at < REPEAT_MS).slice(1 - REPEAT_MAX);
     this.recent.push({ at: now, result });
     return true;
   }
