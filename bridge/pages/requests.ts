@@ -15,6 +15,8 @@ interface Pending {
   sent: boolean;
 }
 
+/** how long the commands of a frame whose stream closed wait for results still on their way */
+const RESULT_GRACE_MS = 500;
 /** results remembered so that a repeat is not an error (a page repeats at most a few seconds of results) */
 const TAKEN_KEPT = 1024;
 
@@ -27,9 +29,10 @@ export interface SendOptions {
 }
 
 /**
- * Sends commands down page streams and resolves them when /bridge/result arrives. A result from another page is
- * refused; a page that disconnects fails its pending requests at once, except navigations, which complete when
- * the new document's agent connects again.
+ * Sends commands down page streams and resolves them when their results arrive (on a page's result socket or by
+ * POST /bridge/result). A result from another page is refused; a page that disconnects fails its pending requests
+ * half a second later unless their results arrive meanwhile, except navigations, which complete when the new
+ * document's agent connects again.
  */
 export class PageRequests {
   private readonly pending = new Map<string, Pending>();
@@ -164,11 +167,17 @@ export class PageRequests {
       );
   }
 
-  /** A result posted by a page. Refused when the request was not sent to that page. */
-  resolve(body: ResultBody): void {
+  /** Results taken, by the way they came, and repeats of results already taken (bridge_status `pageResults`). */
+  readonly received = { socket: 0, post: 0, repeats: 0 };
+
+  /** A result from a page, on its result socket or posted. Refused when the request was not sent to that page. */
+  resolve(body: ResultBody, via: 'socket' | 'post'): void {
     const entry = this.pending.get(body.requestId);
     // the same page repeating a result already taken (bridge/pages/result-socket-routes.ts): nothing more to do
-    if (!entry && this.taken.get(body.requestId) === body.pageId) return;
+    if (!entry && this.taken.get(body.requestId) === body.pageId) {
+      this.received.repeats++;
+      return;
+    }
     if (!entry)
       throw new NotFound(
         `no pending request "${body.requestId}" (it finished, timed out or never existed)`,
@@ -179,6 +188,7 @@ export class PageRequests {
     const result = body.ok ? body.result : undefined;
     if (result && typeof result === 'object' && !Array.isArray(result) && typeof result.navigating === 'string')
       this.noteDeparture(body.pageId, result.navigating);
+    this.received[via]++;
     this.taken.set(body.requestId, body.pageId);
     if (this.taken.size > TAKEN_KEPT) this.taken.delete(this.taken.keys().next().value as string);
     if (body.ok) this.settle(body.requestId, undefined, body.result ?? null);
@@ -194,17 +204,26 @@ export class PageRequests {
     else entry.resolve(value);
   }
 
+  /**
+   * A frame's stream closed: its commands fail, RESULT_GRACE_MS later unless their results arrive meanwhile. A
+   * document that unloads closes its stream at once but posts again, with keepalive, the results it had just sent
+   * on its result socket (bridge/page-agent/result-socket.ts), and those can arrive after the close.
+   */
   private frameGone(page: Page, frameId: string): void {
-    for (const entry of [...this.pending.values()]) {
-      if (entry.pageId !== page.pageId || entry.frameId !== frameId || !entry.sent) continue;
-      if (NAVIGATION_COMMANDS.has(entry.cmd)) continue;
-      this.settle(
-        entry.requestId,
-        new PageCommandError(
-          `page ${page.pageId} disconnected while running ${entry.cmd} (the page closed, crashed or reloaded)`,
-        ),
-      );
-    }
+    const gone = [...this.pending.values()].filter(
+      (entry) =>
+        entry.pageId === page.pageId && entry.frameId === frameId && entry.sent && !NAVIGATION_COMMANDS.has(entry.cmd),
+    );
+    if (!gone.length) return;
+    setTimeout(() => {
+      for (const entry of gone)
+        this.settle(
+          entry.requestId,
+          new PageCommandError(
+            `page ${page.pageId} disconnected while running ${entry.cmd} (the page closed, crashed or reloaded)`,
+          ),
+        );
+    }, RESULT_GRACE_MS).unref();
   }
 
   private frameBack(page: Page, frameId: string): void {

@@ -132,7 +132,7 @@ export class ResultSockets {
     const page = bridge.pages.get(pageId);
     if (!page) throw new Forbidden(`page ${pageId} is no longer known`);
     try {
-      bridge.requests.resolve(body);
+      bridge.requests.resolve(body, 'socket');
     } catch (error) {
       // a late answer to a request that timed out: the POST route answers 404, the socket carries on
       if (!(error instanceof NotFound)) throw error;

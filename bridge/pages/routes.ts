@@ -80,7 +80,7 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/result', async (ctx) => {
     const body = await readBody(ctx, ResultBody, RESULT_LIMIT);
     const page = pages.authorize(body.pageId, body.secret, originOf(ctx));
-    requests.resolve(body);
+    requests.resolve(body, 'post');
     pages.touch(page);
     // The agent's answer leaves first: it is written in the microtasks that follow resolve(), and on loopback each
     // write costs the writer the reader's wake-up, so the page's 204 (nobody waits on it) goes after them.

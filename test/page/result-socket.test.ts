@@ -4,7 +4,7 @@ import type { Page as BrowserPage } from 'playwright-core';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
-import { waitFor } from '../helpers/wait.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
 
@@ -15,46 +15,28 @@ function structured(result: CallToolResult): Record<string, unknown> {
   return (result.structuredContent ?? {}) as Record<string, unknown>;
 }
 
-/**
- * What the browser itself sent the bridge with each result: POSTs to /bridge/result and messages on the result
- * socket, by request id. The browser reports them a moment after the agent has its answer, so they are awaited.
- */
+/** What the browser itself sent the bridge: result POST bodies and result-socket messages, as it reports them. */
 function watchResults(tab: BrowserPage) {
-  const posts = new Map<string, string>();
-  const messages = new Map<string, string>();
-  const idOf = (text: string) => (/"requestId":"([^"]+)"/.exec(text) ?? [])[1] ?? '';
+  const posts: string[] = [];
+  const messages: string[] = [];
   tab.on('request', (request) => {
-    const body = request.postData() ?? '';
-    if (request.method() === 'POST' && request.url().endsWith('/bridge/result')) posts.set(idOf(body), body);
+    if (request.method() === 'POST' && request.url().endsWith('/bridge/result')) posts.push(request.postData() ?? '');
   });
   tab.on('websocket', (socket) => {
     if (!socket.url().includes('/bridge/result-socket')) return;
-    socket.on('framesent', (frame) => messages.set(idOf(String(frame.payload)), String(frame.payload)));
+    socket.on('framesent', (frame) => messages.push(String(frame.payload)));
   });
-  const known = () => new Set([...posts.keys(), ...messages.keys()]);
-  /** How the result of one command, run by `run`, went: the one result the browser reports that is new. */
-  const wayOf = async <T>(run: () => Promise<T>): Promise<{ result: T; way: 'post' | 'socket' }> => {
-    const before = known();
-    const result = await run();
-    let fresh: string[] = [];
-    await waitFor(
-      () => (fresh = [...known()].filter((id) => !before.has(id))).length > 0,
-      10_000,
-      "the browser's report of the result",
-    );
-    expect(fresh).toHaveLength(1);
-    return { result, way: messages.has(fresh[0] ?? '') ? 'socket' : 'post' };
-  };
-  return { posts, messages, wayOf };
+  return { posts, messages };
 }
 
-async function site(pages: Record<string, string>) {
+async function site(pages: Record<string, string>, prepare?: (tab: BrowserPage) => Promise<void>) {
   const bridge = await startBridge();
   const tag = agentTag(bridge);
   const routes = Object.fromEntries(Object.entries(pages).map(([path, body]) => [path, body.replace('<agent>', tag)]));
   const server = await serveFixture(routes);
   const tab = await (await launchBrowser()).newPage();
   const seen = watchResults(tab);
+  await prepare?.(tab);
   const first = Object.keys(pages)[0] ?? '/';
   await tab.goto(server.url + first);
   const page = await connectedPage(bridge, server.url + first);
@@ -65,8 +47,14 @@ async function site(pages: Record<string, string>) {
       string,
       unknown
     >;
-  /** Runs a command: its result, and how the page sent it. */
-  const exec = (cmd: string, args: Record<string, unknown> = {}) => seen.wayOf(() => read(cmd, args));
+  /** Runs a command: its result, and how it came (the bridge counts results by the way they came). */
+  const exec = async (cmd: string, args: Record<string, unknown> = {}) => {
+    const before = { ...bridge.context.requests.received };
+    const result = await read(cmd, args);
+    const now = bridge.context.requests.received;
+    const way = now.socket > before.socket ? 'socket' : now.post > before.post ? 'post' : 'neither';
+    return { result, way };
+  };
   /** The socket opens on the first command: reads until one result came on it. */
   const socketOpen = () =>
     waitFor(async () => (await exec('DOM.getText', {})).way === 'socket', 5000, 'a result sent on the result socket');
@@ -89,7 +77,8 @@ describe('the result socket: command results over a WebSocket, POST where a mess
       expect(await exec('DOM.getText', { target: '#n' })).toEqual({ result: { text: String(i) }, way: 'socket' });
     }
     // a message is the result without the page's identity: the socket stands for it, the secret is not repeated
-    const message = JSON.parse([...seen.messages.values()].at(-1) ?? '{}') as Record<string, unknown>;
+    await waitFor(() => seen.messages.length > 0, 5000, "the browser's report of a socket message");
+    const message = JSON.parse(seen.messages.at(-1) ?? '{}') as Record<string, unknown>;
     expect(Object.keys(message).sort()).toEqual(['ok', 'requestId', 'result']);
   });
 
@@ -108,7 +97,7 @@ describe('the result socket: command results over a WebSocket, POST where a mess
     const shot = await exec('Page.screenshot', {});
     expect(shot.way).toBe('post');
     expect(shot.result).toMatchObject({ width: expect.any(Number) });
-    expect(Math.max(...[...seen.posts.values()].map((body) => body.length))).toBeGreaterThan(60_000);
+    await waitFor(() => seen.posts.some((body) => body.length > 60_000), 5000, "the browser's report of the POST");
     expect((await exec('DOM.getText', { target: 'h1' })).way).toBe('socket');
   });
 
@@ -143,5 +132,55 @@ describe('the result socket: command results over a WebSocket, POST where a mess
     expect(click).toMatchObject({ result: { navigating: `${server.url}/two` }, way: 'post' });
     await connectedPage(bridge, `${server.url}/two`);
     expect((await read('DOM.getText', { target: 'h1' })).text).toBe('two');
+  });
+
+  describe('a message lost on its way is posted again', () => {
+    /** The page's result socket through a relay that passes messages on until told to swallow them. */
+    async function swallowing(tab: BrowserPage) {
+      const relay = { swallow: false, close: () => undefined as void };
+      await tab.routeWebSocket(/\/bridge\/result-socket/, (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => {
+          if (!relay.swallow) server.send(message);
+        });
+        relay.close = () => void socket.close({ code: 1001, reason: 'gone' });
+      });
+      return relay;
+    }
+    const pages = {
+      '/one': `<!doctype html><title>One</title><agent><body><h1>one</h1></body>`,
+      '/two': `<!doctype html><title>Two</title><agent><body><h1>two</h1></body>`,
+    };
+
+    it('when the document unloads: the answer the socket swallowed reaches the agent', async () => {
+      let relay: Awaited<ReturnType<typeof swallowing>> | undefined;
+      const { server, tab, read, socketOpen } = await site(pages, async (tab) => void (relay = await swallowing(tab)));
+      await socketOpen();
+      if (!relay) throw new Error('no relay');
+      relay.swallow = true;
+      let settled = false;
+      const answer = read('DOM.getText', { target: 'h1' }).finally(() => (settled = true));
+      await sleep(300);
+      expect(settled).toBe(false);
+      await tab.goto(`${server.url}/two`);
+      expect(await answer).toEqual({ text: 'one' });
+    });
+
+    it('when the socket drops: the answer it swallowed reaches the agent', async () => {
+      let relay: Awaited<ReturnType<typeof swallowing>> | undefined;
+      const { read, socketOpen } = await site(pages, async (tab) => void (relay = await swallowing(tab)));
+      await socketOpen();
+      if (!relay) throw new Error('no relay');
+      relay.swallow = true;
+      let settled = false;
+      const answer = read('DOM.getText', { target: 'h1' }).finally(() => (settled = true));
+      await sleep(300);
+      expect(settled).toBe(false);
+      relay.close();
+      expect(await answer).toEqual({ text: 'one' });
+      // the next commands open a new socket and answer on it
+      relay.swallow = false;
+      for (let i = 0; i < 3; i++) expect(await read('DOM.getText', { target: 'h1' })).toEqual({ text: 'one' });
+    });
   });
 });

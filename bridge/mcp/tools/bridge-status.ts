@@ -45,6 +45,8 @@ export const bridgeStatus = defineTool({
       },
       /** page events that went nowhere: from held pages, or from legacy pages kept out of inboxes and the editor */
       droppedPageEvents: bridge.pageEvents.dropped(),
+      /** command results taken from the pages' result sockets and from POSTs, and repeats of results already taken */
+      pageResults: { ...bridge.requests.received },
       openAsks: bridge.asks.views().length,
       humanAway: bridge.asks.away,
       limits: bridge.limits.report(),
