@@ -7,8 +7,8 @@ import { BridgeError, Forbidden, NotFound, RateLimited } from '../errors.js';
 import { hostnameOf, isLoopbackHostname } from '../loopback.js';
 import { MAIN_FRAME, ResultBody, ResultSocketQuery, describeZodError } from '../protocol/index.js';
 import { statusOf } from '../http/errors.js';
+import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { nestsDeeperThan } from '../http/json-depth.js';
-import { RESULT_LIMIT } from './routes.js';
 
 /** The socket's path, bare and under the /aiti prefix like every route. */
 const PATHS = new Set(['/bridge/result-socket', '/aiti/bridge/result-socket']);
@@ -98,6 +98,11 @@ export class ResultSockets {
   }
 
   private serve(ws: WebSocket, { pageId, frameId, origin }: Admitted): void {
+    // the stream may have closed while the upgrade finished
+    if (!this.bridge.pages.get(pageId)?.frames.get(frameId)?.stream?.isOpen) {
+      ws.close(CLOSE.normal, 'the stream closed');
+      return;
+    }
     const key = keyOf(pageId, frameId);
     this.end(key, 'replaced by a newer socket of the same frame');
     this.open.set(key, ws);
@@ -106,11 +111,14 @@ export class ResultSockets {
     });
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
+      // what arrives after the bridge closed the socket is not taken
+      if (ws.readyState !== ws.OPEN) return;
       if (isBinary) return ws.close(CLOSE.unsupported, 'send results as text messages');
       try {
         this.take(pageId, origin, String(data));
       } catch (error) {
-        ws.close(error instanceof ZodError ? CLOSE.invalid : CLOSE.policy, closeReason(error));
+        const invalid = error instanceof ZodError || error instanceof SyntaxError;
+        ws.close(invalid ? CLOSE.invalid : CLOSE.policy, closeReason(error));
       }
     });
   }
@@ -153,7 +161,8 @@ export class ResultSockets {
       ({ WebSocketServer }) =>
         new WebSocketServer({
           noServer: true,
-          maxPayload: RESULT_LIMIT,
+          // the page agent sends larger results by POST (bridge/page-agent/result-socket.ts MAX_MESSAGE)
+          maxPayload: DEFAULT_BODY_LIMIT,
           perMessageDeflate: false,
           clientTracking: false,
         }),

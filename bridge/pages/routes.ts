@@ -16,7 +16,7 @@ import { STREAM_PATHS, type RouteSetup } from '../http/zones.js';
 import { checkWelcome } from './frame-check.js';
 
 /** Results may carry screenshots: they get a larger body limit than the rest. */
-export const RESULT_LIMIT = 16 * 1024 * 1024;
+const RESULT_LIMIT = 16 * 1024 * 1024;
 const EVENT_LIMIT = 2 * 1024 * 1024;
 /** Events kept in the page's buffers, within its byte budget. */
 const BUFFERED = new Set(['page_log', 'page_network', 'page_error']);

@@ -207,7 +207,10 @@ describe('an open socket speaks for its own page only', () => {
     };
     expect(await closedBy(Buffer.from([1, 2, 3]))).toEqual([1003, 'send results as text messages']);
     expect(await closedBy('{"requestId": 5}')).toEqual([1007, expect.stringMatching(/requestId|ok/)]);
+    expect(await closedBy('{"requestId": "r1", ok: true}')).toEqual([1007, expect.stringMatching(/JSON/)]);
     expect(await closedBy('[1]')).toEqual([1008, 'a result message must be a JSON object']);
+    // larger results go by POST: a socket message over 1 MiB ends the socket (1009, too big)
+    expect(await closedBy('"' + 'x'.repeat(1024 * 1024 + 1) + '"')).toEqual([1009, '']);
     expect(await closedBy('{"a":' + '['.repeat(200) + ']'.repeat(200) + '}')).toEqual([
       1008,
       expect.stringMatching(/nested deeper than/),
