@@ -152,30 +152,28 @@ describe('the result socket: command results over a WebSocket, POST where a mess
       '/two': `<!doctype html><title>Two</title><agent><body><h1>two</h1></body>`,
     };
 
-    it('when the document unloads: the answer the socket swallowed reaches the agent', async () => {
+    /** A page whose socket is open, then swallows: a read is sent, and its answer is swallowed on the way. */
+    async function swallowedRead() {
       let relay: Awaited<ReturnType<typeof swallowing>> | undefined;
-      const { server, tab, read, socketOpen } = await site(pages, async (tab) => void (relay = await swallowing(tab)));
-      await socketOpen();
+      const opened = await site(pages, async (tab) => void (relay = await swallowing(tab)));
+      await opened.socketOpen();
       if (!relay) throw new Error('no relay');
       relay.swallow = true;
       let settled = false;
-      const answer = read('DOM.getText', { target: 'h1' }).finally(() => (settled = true));
+      const answer = opened.read('DOM.getText', { target: 'h1' }).finally(() => (settled = true));
       await sleep(300);
       expect(settled).toBe(false);
+      return { ...opened, relay, answer };
+    }
+
+    it('when the document unloads: the answer the socket swallowed reaches the agent', async () => {
+      const { server, tab, answer } = await swallowedRead();
       await tab.goto(`${server.url}/two`);
       expect(await answer).toEqual({ text: 'one' });
     });
 
     it('when the socket drops: the answer it swallowed reaches the agent', async () => {
-      let relay: Awaited<ReturnType<typeof swallowing>> | undefined;
-      const { read, socketOpen } = await site(pages, async (tab) => void (relay = await swallowing(tab)));
-      await socketOpen();
-      if (!relay) throw new Error('no relay');
-      relay.swallow = true;
-      let settled = false;
-      const answer = read('DOM.getText', { target: 'h1' }).finally(() => (settled = true));
-      await sleep(300);
-      expect(settled).toBe(false);
+      const { relay, read, answer } = await swallowedRead();
       relay.close();
       expect(await answer).toEqual({ text: 'one' });
       // the next commands open a new socket and answer on it

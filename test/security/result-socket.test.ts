@@ -165,13 +165,19 @@ describe('the result socket refuses before it opens', () => {
   });
 });
 
+/** Two pages of two dev servers, a command waiting for page B's answer, and page A's open result socket. */
+async function socketOfAWhileBWaits() {
+  const bridge = await startBridge();
+  const a = await devPage(bridge, `${DEV}/a`);
+  const b = await devPage(bridge, 'http://localhost:3001/b');
+  const pending = await command(bridge, b);
+  const socket = await openSocket(bridge, a);
+  return { bridge, a, b, pending, socket };
+}
+
 describe('an open socket speaks for its own page only', () => {
   it("page A's socket cannot answer page B's request: the socket closes, B's answer is the one taken", async () => {
-    const bridge = await startBridge();
-    const a = await devPage(bridge, `${DEV}/a`);
-    const b = await devPage(bridge, 'http://localhost:3001/b');
-    const pending = await command(bridge, b);
-    const socket = await openSocket(bridge, a);
+    const { bridge, a, b, pending, socket } = await socketOfAWhileBWaits();
     socket.send(JSON.stringify({ requestId: pending.requestId, ok: true, result: 'forged' }));
     expect(await socket.closed).toEqual([1008, expect.stringMatching(/was not sent to page/)]);
     // B answers on its own socket
@@ -184,11 +190,7 @@ describe('an open socket speaks for its own page only', () => {
   });
 
   it('a message names no other page: a pageId or secret in it is ignored, the socket decides', async () => {
-    const bridge = await startBridge();
-    const a = await devPage(bridge, `${DEV}/a`);
-    const b = await devPage(bridge, 'http://localhost:3001/b');
-    const pending = await command(bridge, b);
-    const socket = await openSocket(bridge, a);
+    const { a, b, pending, socket } = await socketOfAWhileBWaits();
     socket.send(
       JSON.stringify({ pageId: b.pageId, secret: b.secret, requestId: pending.requestId, ok: true, result: 'x' }),
     );
