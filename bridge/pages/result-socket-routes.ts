@@ -20,7 +20,7 @@ const CLOSE = { normal: 1000, going: 1001, unsupported: 1003, invalid: 1007, pol
  * The page agent's fast path for command results (docs/CONTRACT-CHANGES.md): one WebSocket per page frame,
  * opened on the frame's first command, each text message one result. A fetch costs Chromium a URL loader, a
  * CORS check and a response; a message on an open socket costs a frame, which took the page's share of a
- * `page_exec` round trip from ~3.3 ms to ~0.7 ms (docs/PERFORMANCE.md). `POST /bridge/result` stays, for the
+ * `page_exec` round trip from ~3 ms to well under 1 ms (docs/PERFORMANCE.md). `POST /bridge/result` stays, for the
  * first result, large ones, results of a document that is leaving, and pages where the socket cannot open.
  *
  * The socket is in the page zone and passes the same checks as `POST /bridge/result`, at the upgrade, before the
