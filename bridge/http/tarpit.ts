@@ -2,6 +2,12 @@ import type { Context, Next } from 'koa';
 import { RateLimited } from '../errors.js';
 import type { LimitCounters } from '../limits.js';
 
+/** What a held refusal waits on: the client going away frees its place. */
+interface Closable {
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
 /**
  * Holds a rate-limited refusal for limits.tarpitMs before it is answered. A client that keeps N requests in flight
  * then sends at most N per tarpitMs once it is over its rate (a browser tab keeps at most 6 per host), so a flood
@@ -22,13 +28,14 @@ export class Tarpit {
       try {
         await next();
       } catch (error) {
-        if (error instanceof RateLimited) await this.hold(ctx);
+        if (error instanceof RateLimited) await this.hold(ctx.res);
         throw error;
       }
     };
   }
 
-  private hold(ctx: Context): Promise<void> {
+  /** Waits out the tarpit for one refusal on `connection` (a response, or a socket refused before an upgrade). */
+  hold(connection: Closable): Promise<void> {
     const { tarpitMs, tarpitSockets } = this.counters.limits;
     if (tarpitMs <= 0 || this.closed) return Promise.resolve();
     if (this.releases.size >= tarpitSockets) {
@@ -38,13 +45,13 @@ export class Tarpit {
     return new Promise((resolve) => {
       const release = () => {
         clearTimeout(timer);
-        ctx.res.off('close', release);
+        connection.off('close', release);
         this.releases.delete(release);
         resolve();
       };
       const timer = setTimeout(release, tarpitMs);
       // a client that gives up frees its place at once
-      ctx.res.once('close', release);
+      connection.once('close', release);
       this.releases.add(release);
     });
   }

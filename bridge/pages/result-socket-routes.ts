@@ -54,7 +54,11 @@ export class ResultSockets {
     try {
       admitted = this.admit(req, url);
     } catch (error) {
-      return refuse(socket, ...answerOf(error));
+      // a rate-limited upgrade waits in the tarpit like any refused page request (bridge/http/tarpit.ts)
+      if (error instanceof RateLimited)
+        void this.bridge.tarpit.hold(socket).then(() => refuse(socket, ...answerOf(error)));
+      else refuse(socket, ...answerOf(error));
+      return;
     }
     void this.wsServer().then(
       (server) => server.handleUpgrade(req, socket, head, (ws) => this.serve(ws, admitted)),

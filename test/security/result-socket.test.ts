@@ -6,6 +6,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import { startBridge, http } from '../helpers/bridge.js';
 import { claimPage, openPageStream } from '../helpers/page-wire.js';
 import type { SseClient } from '../helpers/sse.js';
+import { waitFor } from '../helpers/wait.js';
 import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
 
 /**
@@ -136,6 +137,23 @@ describe('the result socket refuses before it opens', () => {
       retryAfter: expect.stringMatching(/^[1-9]\d*$/),
     });
     page.stream.close();
+  });
+
+  it('a refused upgrade waits in the tarpit, as a refused page request does', async () => {
+    const bridge = await startBridge({
+      limits: { pageRequestBurst: 2, pageRequestsPerSecond: 0.01, tarpitMs: 60_000 },
+    });
+    const page = await devPage(bridge);
+    const query = { pageId: page.pageId, secret: page.secret };
+    expect(await upgrade(socketUrl(bridge, query))).toMatchObject({ status: 101 });
+    let answered = false;
+    const refused = upgrade(socketUrl(bridge, query)).finally(() => (answered = true));
+    await waitFor(() => bridge.context.limits.report().tarpit?.current === 1, 5000, 'the refusal held in the tarpit');
+    expect(answered).toBe(false);
+    page.stream.close();
+    // a closing bridge answers what it holds
+    await bridge.close();
+    expect(await refused).toMatchObject({ status: 429 });
   });
 
   it('a website in a real browser cannot open a socket for a page it knows by id only', async () => {
