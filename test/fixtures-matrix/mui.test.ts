@@ -87,6 +87,22 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
     expect(await d.state()).toMatchObject({ saved: { role: 'admin', city: 'Paris' } });
   });
 
+  it('Input.select of a city the Autocomplete does not offer fails and leaves the city it held', async () => {
+    const d = await drive(world);
+    await d.exec('Input.click', { target: 'text=Edit profile' });
+    const outline = String((await d.tool('page_snapshot')).outline);
+    const city = refOn(outline, 'combobox "City"');
+    expect(await d.exec('Input.select', { target: city, values: ['Paris'] })).toMatchObject({ shows: 'Paris' });
+    const failed = await d.toolError('page_exec', {
+      cmd: 'Input.select',
+      args: { target: city, values: ['Atlantis'] },
+    });
+    expect(failed).toMatch(/offers no option "Atlantis"/);
+    await d.exec('Input.click', { target: 'text=Save' });
+    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":{'), 5000, 'saved');
+    expect(await d.state()).toMatchObject({ saved: { city: 'Paris' } });
+  });
+
   it('a ref from before a reload is refused with what to do, nothing is clicked, and DOM.query hands out new refs', async () => {
     const d = await drive(world);
     const outline = String((await d.tool('page_snapshot')).outline);

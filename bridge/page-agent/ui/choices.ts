@@ -57,14 +57,16 @@ function selectedIn(options: Element[]): string[] {
  * option is not offered.
  */
 export async function chooseOptions(combo: Element, wanted: string[], what: string): Promise<string[]> {
-  const { list, options } = await openOptions(combo, '', what);
+  // the box's text before anything is typed: a single-value Autocomplete shows its value there
+  const before = isTextControl(combo) ? combo.value : '';
+  const { list, options } = await openOptions(combo, undefined, what);
   const multi = isMultiChoice(combo, list);
   const labels = wanted.map((w) => {
     const option = match(options, w);
     return option ? optionText(option) : undefined;
   });
   const held = [...new Set([...shownChoices(combo), ...selectedIn(options)])];
-  closeOptions(combo);
+  closeOptions(combo, before);
   if (!multi && wanted.length !== 1)
     throw new OptionError(
       `${what} holds one value, so give it one string (got ${wanted.length}: ${JSON.stringify(wanted)})`,
@@ -75,7 +77,7 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
     if (!isTextControl(combo) || combo.readOnly) throw noSuchOption(what, w, options);
     const filtered = await openOptions(combo, w, what).catch(() => ({ options: [] as Element[] }));
     const option = match(filtered.options, w);
-    closeOptions(combo);
+    closeOptions(combo, before);
     if (!option) throw noSuchOption(what, w, options);
     labels[i] = optionText(option);
   }
@@ -86,6 +88,6 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
   // pressing a selected option deselects it, in every library that renders them in the list (ARIA's way)
   for (const label of held) if (!has(chosen, label)) await chooseOption(combo, label, what);
   for (const label of chosen) if (!has(held, label)) await chooseOption(combo, label, what);
-  closeOptions(combo);
+  closeOptions(combo, before);
   return chosen;
 }

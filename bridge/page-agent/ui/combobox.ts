@@ -138,11 +138,14 @@ export async function openOptions(
   return { list, options: visibleOptions(list) };
 }
 
-/** Closes the list, and empties a filter typed into the widget's text box. */
-export function closeOptions(combo: Element): void {
-  if (isTextControl(combo) && !combo.readOnly && combo.value) {
-    setNativeValue(combo, '');
-    fireInput(combo, '');
+/**
+ * Closes the list and puts back the text the widget's box held before a filter was typed (`before`): emptying it
+ * instead would clear a single-value Autocomplete, which takes an empty box as "no value".
+ */
+export function closeOptions(combo: Element, before: string): void {
+  if (isTextControl(combo) && !combo.readOnly && combo.value !== before) {
+    setNativeValue(combo, before);
+    fireInput(combo, before);
   }
   close(combo);
 }
