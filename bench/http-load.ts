@@ -13,7 +13,7 @@ export function post(agent: Agent, url: URL, headers: Record<string, string>, bo
       {
         method: 'POST',
         agent,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
         res.resume();

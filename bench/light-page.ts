@@ -1,4 +1,5 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { post } from './http-load.js';
 import type { ClaimAnswer, CommandEvent, Json } from '../bridge/protocol/index.js';
 import WebSocket from 'ws';
 import { claimPage } from '../test/helpers/page-wire.js';
@@ -103,15 +104,13 @@ export class LightPage {
       ok: true,
       result,
     });
-    const req = request(`${this.bridgeUrl}/bridge/result`, {
-      method: 'POST',
-      agent: results,
-      // as a browser page's fetch to the bridge (cross-origin) always does
-      headers: { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), origin: ORIGIN },
-    });
-    req.on('response', (res) => res.resume());
-    req.on('error', () => undefined);
-    req.end(body);
+    // as a browser page's fetch to the bridge (cross-origin) always does
+    void post(
+      results,
+      new URL('/bridge/result', this.bridgeUrl),
+      { 'content-type': 'text/plain', origin: ORIGIN },
+      body,
+    ).catch(() => undefined);
   }
 
   close(): void {

@@ -37,23 +37,41 @@ export function statusOf(error: BridgeError): number {
   return 400;
 }
 
+/** What a client is told of an error meant for it: a zod failure or a domain error; undefined for any other. */
+export interface ErrorAnswer {
+  status: number;
+  body: { error: string; field?: string };
+  /** sent as Retry-After */
+  retryAfterS?: number;
+}
+
+export function answerFor(error: unknown): ErrorAnswer | undefined {
+  if (error instanceof ZodError) {
+    const { message, field } = describeZodError(error);
+    return { status: 400, body: { error: message, ...(field ? { field } : {}) } };
+  }
+  if (error instanceof BridgeError) {
+    return {
+      status: statusOf(error),
+      body: { error: error.message, ...(error.field ? { field: error.field } : {}) },
+      ...(error instanceof RateLimited ? { retryAfterS: error.retryAfterS } : {}),
+    };
+  }
+  return undefined;
+}
+
 /** The one place that turns a thrown error into an answer. Only errors meant for the client show their message. */
 export function errorResponder(log: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } catch (error) {
-      if (error instanceof ZodError) {
-        const { message, field } = describeZodError(error);
-        ctx.status = 400;
-        ctx.body = { error: message, ...(field ? { field } : {}) };
-        return;
-      }
-      if (error instanceof BridgeError) {
+      const answer = answerFor(error);
+      if (answer) {
         if (ctx.headerSent || !ctx.writable) return;
-        ctx.status = statusOf(error);
-        if (error instanceof RateLimited) ctx.set('Retry-After', String(error.retryAfterS));
-        ctx.body = { error: error.message, ...(error.field ? { field: error.field } : {}) };
+        ctx.status = answer.status;
+        if (answer.retryAfterS) ctx.set('Retry-After', String(answer.retryAfterS));
+        ctx.body = answer.body;
         return;
       }
       const err = error as { status?: number; expose?: boolean; message?: string; field?: string };

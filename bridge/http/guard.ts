@@ -1,22 +1,31 @@
 import type { Context, Next } from 'koa';
+import { Forbidden } from '../errors.js';
 import { sameSecret } from '../token.js';
 import { hostnameOf, isLoopbackHostname } from '../loopback.js';
 import { HttpError } from './errors.js';
 
 export { hostnameOf, isLoopbackHostname };
 
-/** DNS-rebinding defence: every request's Host must be a loopback name or an allowed host. */
-export function hostGuard(allowedHosts: readonly string[]) {
+/**
+ * DNS-rebinding defence: a request's Host must be a loopback name or an allowed host. Returns the check for one
+ * Host header, which throws Forbidden (403) naming it; `hostGuard` runs it on every request, the result socket on its upgrade.
+ */
+export function hostCheck(allowedHosts: readonly string[]): (host: string) => void {
   const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
-  return async (ctx: Context, next: Next) => {
-    const host = ctx.get('host');
+  return (host) => {
     const name = hostnameOf(host).toLowerCase();
     if (!isLoopbackHostname(name) && !allowed.has(name)) {
-      throw new HttpError(
-        403,
+      throw new Forbidden(
         `Host "${host}" is not allowed; the bridge answers loopback names (add it with --allowed-hosts)`,
       );
     }
+  };
+}
+
+export function hostGuard(allowedHosts: readonly string[]) {
+  const check = hostCheck(allowedHosts);
+  return async (ctx: Context, next: Next) => {
+    check(ctx.get('host'));
     await next();
   };
 }

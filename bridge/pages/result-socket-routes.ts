@@ -1,12 +1,12 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { ZodError } from 'zod';
 import type { BridgeContext } from '../context.js';
-import { BridgeError, Forbidden, NotFound, RateLimited } from '../errors.js';
-import { hostnameOf, isLoopbackHostname } from '../loopback.js';
-import { MAIN_FRAME, ResultBody, ResultSocketQuery, describeZodError } from '../protocol/index.js';
-import { statusOf } from '../http/errors.js';
+import { Forbidden, NotFound, RateLimited } from '../errors.js';
+import { MAIN_FRAME, ResultBody, ResultSocketQuery } from '../protocol/index.js';
+import { answerFor } from '../http/errors.js';
+import { hostCheck } from '../http/guard.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { nestsDeeperThan } from '../http/json-depth.js';
 
@@ -34,8 +34,10 @@ export class ResultSockets {
   /** one socket per page frame: a new one replaces the old */
   private readonly open = new Map<string, WebSocket>();
   private readonly stopWatching: () => void;
+  private readonly checkHost: (host: string) => void;
 
   constructor(private readonly bridge: BridgeContext) {
+    this.checkHost = hostCheck(bridge.config.allowedHosts);
     // a frame whose command stream closed has no requests left to answer
     this.stopWatching = bridge.pages.onChange((change) => {
       if (change.type === 'detached')
@@ -81,12 +83,7 @@ export class ResultSockets {
 
   private admit(req: IncomingMessage, url: URL): Admitted {
     const { bridge } = this;
-    const host = req.headers.host ?? '';
-    const name = hostnameOf(host).toLowerCase();
-    if (!isLoopbackHostname(name) && !bridge.config.allowedHosts.map((h) => h.toLowerCase()).includes(name))
-      throw new Forbidden(
-        `Host "${host}" is not allowed; the bridge answers loopback names (add it with --allowed-hosts)`,
-      );
+    this.checkHost(req.headers.host ?? '');
     const origin = req.headers.origin || undefined;
     bridge.pageRate.take(origin);
     const query = ResultSocketQuery.parse(Object.fromEntries(url.searchParams));
@@ -184,12 +181,11 @@ function keyOf(pageId: string, frameId: string): string {
   return `${pageId} ${frameId}`;
 }
 
-/** The status and message of a refused upgrade, as the HTTP routes would answer them. */
+/** The status and message of a refused upgrade, as the HTTP routes answer them (bridge/http/errors.ts). */
 function answerOf(error: unknown): [number, string, number?] {
-  if (error instanceof ZodError) return [400, describeZodError(error).message];
-  if (error instanceof RateLimited) return [429, error.message, error.retryAfterS];
-  if (error instanceof BridgeError) return [statusOf(error), error.message];
-  return [500, 'the bridge could not check this socket'];
+  const answer = answerFor(error);
+  if (!answer) return [500, 'the bridge could not check this socket'];
+  return [answer.status, answer.body.error, answer.retryAfterS];
 }
 
 /** An upgrade refused before 101: a plain HTTP answer with `{error}`, then the connection closes. */
@@ -198,7 +194,7 @@ function refuse(socket: Duplex, status: number, message: string, retryAfterS?: n
   const body = JSON.stringify({ error: message });
   socket.end(
     [
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
       ...(retryAfterS ? [`Retry-After: ${retryAfterS}`] : []),
@@ -209,19 +205,9 @@ function refuse(socket: Duplex, status: number, message: string, retryAfterS?: n
   );
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
-
 /** A close frame's reason is at most 123 bytes. */
 function closeReason(error: unknown): string {
-  const message =
-    error instanceof ZodError ? describeZodError(error).message : error instanceof Error ? error.message : 'refused';
+  const message = answerFor(error)?.body.error ?? (error instanceof Error ? error.message : 'refused');
   const bytes = Buffer.from(message);
   return bytes.length <= 123
     ? message
