@@ -25,6 +25,8 @@ export interface Driver {
   exec(cmd: string, args: Record<string, unknown>, frameId?: string): Promise<Record<string, unknown>>;
   /** the app's own state, as the app renders it in `selector` (JSON) */
   state(selector?: string, frame?: string): Promise<unknown>;
+  /** waits until the app has saved (its state's `saved` is set) and returns what it saved */
+  saved(): Promise<unknown>;
 }
 
 export async function drive(world: FixtureWorld, path = ''): Promise<Driver> {
@@ -62,6 +64,18 @@ export async function drive(world: FixtureWorld, path = ''): Promise<Driver> {
     async state(selector = '#state', frame) {
       const scope = frame ? tab.frameLocator(frame) : tab;
       return JSON.parse((await scope.locator(selector).textContent()) ?? 'null') as unknown;
+    },
+    async saved() {
+      let saved: unknown;
+      await waitFor(
+        async () => {
+          saved = ((await driver.state()) as { saved?: unknown } | null)?.saved;
+          return saved !== null && saved !== undefined;
+        },
+        5000,
+        'saved',
+      );
+      return saved;
     },
   };
   return driver;

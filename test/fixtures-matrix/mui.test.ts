@@ -99,7 +99,7 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
     });
     expect(failed).toMatch(/offers no option "Atlantis"/);
     await d.exec('Input.click', { target: 'text=Save' });
-    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":{'), 5000, 'saved');
+    await d.saved();
     expect(await d.state()).toMatchObject({ saved: { city: 'Paris' } });
   });
 
@@ -188,11 +188,6 @@ describe('MUI (Dialog, TextField, Select, Checkbox, Autocomplete) on a Vite dev 
 });
 
 describe('MUI Autocomplete multiple (trip.html)', () => {
-  const saved = async (d: Awaited<ReturnType<typeof drive>>) => {
-    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":['), 5000, 'saved');
-    return ((await d.state()) as { saved: string[] }).saved;
-  };
-
   it('form_fill takes a list of option texts: the Autocomplete holds exactly those afterwards (Lisbon, held before, is gone)', async () => {
     const d = await drive(world, 'trip.html');
     await d.tab.locator('#state').waitFor();
@@ -203,7 +198,7 @@ describe('MUI Autocomplete multiple (trip.html)', () => {
     const filled = await d.tool('form_fill', { fields: { Cities: ['Paris', 'berlin', 'Paris'] }, button: 'Save trip' });
     expect(filled.notFilled).toBeUndefined();
     expect(filled.filled).toEqual([expect.objectContaining({ field: 'Cities', value: ['Paris', 'Berlin'] })]);
-    expect(await saved(d)).toEqual(['Paris', 'Berlin']);
+    expect(await d.saved()).toEqual(['Paris', 'Berlin']);
   });
 
   it('a city it does not offer is not filled: nothing changes, the result says what the app shows, and Save is not pressed', async () => {
@@ -222,7 +217,7 @@ describe('MUI Autocomplete multiple (trip.html)', () => {
     ]);
     expect(await d.state()).toEqual({ saved: null });
     await d.tab.getByRole('button', { name: 'Save trip' }).click();
-    expect(await saved(d)).toEqual(['Lisbon']);
+    expect(await d.saved()).toEqual(['Lisbon']);
   });
 
   it('page_exec Input.select with values replaces the selection too', async () => {
@@ -231,7 +226,7 @@ describe('MUI Autocomplete multiple (trip.html)', () => {
     const chose = await d.exec('Input.select', { target: 'css=input[role=combobox]', values: ['Zurich', 'Amsterdam'] });
     expect(chose).toMatchObject({ selected: ['Zurich', 'Amsterdam'], shows: ['Zurich', 'Amsterdam'] });
     await d.tab.getByRole('button', { name: 'Save trip' }).click();
-    expect(await saved(d)).toEqual(['Zurich', 'Amsterdam']);
+    expect(await d.saved()).toEqual(['Zurich', 'Amsterdam']);
   });
 });
 

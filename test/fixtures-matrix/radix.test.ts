@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/wait.js';
 import { drive } from './drive.js';
 import { fixtureSuite } from './suite.js';
 
@@ -55,7 +54,7 @@ describe('Headless UI Listbox (a button with aria-haspopup=listbox)', () => {
     const filled = await d.tool('form_fill', { fields: { Team: 'Platform' }, button: 'Save' });
     expect(filled.notFilled).toBeUndefined();
     expect(filled.filled).toEqual([expect.objectContaining({ field: 'Team', value: 'Platform' })]);
-    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":{'), 5000, 'saved');
+    await d.saved();
     expect(await d.state()).toMatchObject({ saved: { team: 'platform' } });
   });
 
@@ -73,7 +72,7 @@ describe('Headless UI Listbox (a button with aria-haspopup=listbox)', () => {
     ]);
     expect(filled.clicked).toBeUndefined();
     await d.tab.getByRole('button', { name: 'Save' }).click();
-    await waitFor(async () => JSON.stringify(await d.state()).includes('saved":{'), 5000, 'saved');
+    await d.saved();
     expect(await d.state()).toMatchObject({ saved: { team: 'core' } });
   });
 });

@@ -58,11 +58,7 @@ export function fixtureSuite(c: FixtureCase): () => FixtureWorld {
       const filled = await d.tool('form_fill', { fields: c.fill.fields, button: c.fill.button });
       expect(filled.notFilled).toBeUndefined();
       expect((filled.filled as Array<{ field: string }>).map((f) => f.field)).toEqual(Object.keys(c.fill.fields));
-      await waitFor(
-        async () => (await d.state()) !== null && JSON.stringify(await d.state()).includes('saved":{'),
-        5000,
-        'saved',
-      );
+      await d.saved();
       expect(await d.state()).toEqual({ saved: c.saved, clicks: 0 });
     });
 

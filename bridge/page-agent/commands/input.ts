@@ -6,8 +6,10 @@ import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { describeElement } from '../json.js';
-import { chooseOptions, isMultiChoice, shownChoices } from '../ui/choices.js';
-import { isComposite, shownChoice, takeExactOption } from '../ui/combobox.js';
+import { chooseOptions } from '../ui/choices.js';
+import { isComposite, takeExactOption } from '../ui/combobox.js';
+import { kept } from '../ui/readback.js';
+import { fieldValue } from '../ui/scan.js';
 import { withDeparture } from '../departure.js';
 import { centre, clickSequence, hoverEvents, mouse } from './events.js';
 import { parseChord, press, typeText } from './keys.js';
@@ -142,17 +144,8 @@ async function choose(el: Element, values: string[]): Promise<Json> {
   const chosen = await chooseOptions(el, values, label(el));
   if (isTextControl(el) && el.ownerDocument.activeElement === el) el.blur(); // Autocompletes settle on blur
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
-  const multi = el.getAttribute('role') === 'listbox' || isMultiChoice(el);
-  const shows = multi ? shownChoices(el) : shownChoice(el);
-  const fold = (list: string[]) =>
-    list
-      .map((c) => c.toLowerCase())
-      .sort()
-      .join('|');
-  const kept = Array.isArray(shows)
-    ? fold(shows) === fold(chosen)
-    : chosen.every((c) => shows.toLowerCase().includes(c.toLowerCase()));
-  if (!kept)
+  const shows = fieldValue(el);
+  if (!kept(chosen, shows))
     throw new Error(
       `${label(el)}: chose ${JSON.stringify(chosen)} but the app shows ${JSON.stringify(shows)}: it did not keep the choice`,
     );

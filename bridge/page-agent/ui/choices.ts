@@ -1,6 +1,15 @@
 import { isTextControl } from '../commands/values.js';
 import { normalize } from '../dom/visible.js';
-import { chooseOption, closeOptions, match, noSuchOption, OptionError, openOptions, optionText } from './combobox.js';
+import {
+  chooseOption,
+  closeOptions,
+  fold,
+  match,
+  noSuchOption,
+  OptionError,
+  openOptions,
+  optionText,
+} from './combobox.js';
 
 /**
  * Multi-value comboboxes (MUI Autocomplete `multiple`, Ant Design Select `mode="multiple"`, an
@@ -8,8 +17,6 @@ import { chooseOption, closeOptions, match, noSuchOption, OptionError, openOptio
  * that — values already selected and not asked for are deselected (replace, not add). Every wanted option is
  * found before anything is pressed, so an unknown one leaves the widget as it was.
  */
-
-const fold = (text: string) => normalize(text).toLowerCase();
 
 /** The selection a library renders beside its input: MUI's chips, Ant Design's tags. */
 const CHIP_ROOT = '.ant-select, .MuiAutocomplete-root';

@@ -17,7 +17,8 @@ export class OptionError extends Error {}
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 16)));
 
-const fold = (text: string) => normalize(text).toLowerCase();
+/** Labels as options are matched: without case or runs of spaces. */
+export const fold = (text: string) => normalize(text).toLowerCase();
 
 /** A combobox whose value is a choice from a popup list (not a native select, not a plain text box). */
 export function isComposite(el: Element): boolean {
@@ -42,7 +43,7 @@ function pressable(el: Element): boolean {
 }
 
 /** Options a person can see: role=option, or Ant Design's visual option rows (its role=option copies are 0 px). */
-export function visibleOptions(root: Element | Document): Element[] {
+function visibleOptions(root: Element | Document): Element[] {
   const aria = [...root.querySelectorAll('[role=option]')].filter(pressable);
   if (aria.length) return aria;
   return [...root.querySelectorAll('.ant-select-item-option')].filter(pressable);
@@ -166,14 +167,10 @@ export async function chooseOption(combo: Element, wanted: string, what: string)
     close(combo);
     throw noSuchOption(what, wanted, options);
   }
-  await pressOption(option);
-  return optionText(option);
-}
-
-export async function pressOption(option: Element): Promise<void> {
   option.scrollIntoView({ block: 'nearest', behavior: 'instant' });
   clickSequence(option);
   await frame();
+  return optionText(option);
 }
 
 /** What a combobox shows now: its text box's value, else its own text, else the selection a library renders beside it. */

@@ -11,15 +11,11 @@ import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOptions, isMultiChoice } from './choices.js';
 import { chooseOption, isComposite, OptionError } from './combobox.js';
+import { clean, kept, type Shown } from './readback.js';
 import { fieldValue } from './scan.js';
 import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 type Value = PageCommandArgs<'UI.fill'>['fields'][string];
-
-const clean = (text: string) =>
-  normalize(text)
-    .replace(/[\s:*]+$/, '')
-    .toLowerCase();
 
 function findScope(dialog: string | undefined): Element | Document {
   const dialogs = openDialogs();
@@ -71,8 +67,6 @@ function truthy(value: Value): boolean {
 function clickable(el: Element): Element {
   return isVisible(el) ? el : ((el as HTMLInputElement).labels?.[0] ?? el);
 }
-
-type Shown = string | boolean | string[];
 
 /** A field the widget did not take (no such option, it would not open): recorded, and the fill goes on. */
 class NotTaken extends Error {}
@@ -150,21 +144,6 @@ async function setField(el: Element, value: Value, fields: Element[]): Promise<S
     return truthy(value);
   }
   throw new NotTaken(`${describe(el)} is not a field form_fill can set; use page_exec with Input.click or Input.type`);
-}
-
-/** Whether what the field shows is what was set (text compared without case and spacing). */
-function kept(expected: Shown, shows: Shown): boolean {
-  if (typeof expected === 'boolean') return shows === expected;
-  const norm = (v: Shown) =>
-    Array.isArray(v)
-      ? v
-          .map((x) => clean(x))
-          .sort()
-          .join('|')
-      : clean(String(v));
-  if (Array.isArray(expected) && !Array.isArray(shows))
-    return expected.every((x) => clean(String(shows)).includes(clean(x)));
-  return norm(expected) === norm(shows);
 }
 
 /** A password is never echoed back. */
