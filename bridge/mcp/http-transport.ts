@@ -9,7 +9,7 @@ import { jsonRpcKind } from './jsonrpc-kind.js';
  * bridge took it: the stdio shim sends its next message only then, and never sends a taken call again. A call
  * answered sooner goes back as one JSON body in one write, which the client reads without an SSE parser.
  */
-export const QUIET_HEADERS_MS = 20;
+const QUIET_HEADERS_MS = 20;
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -21,7 +21,7 @@ const SSE_HEADERS = {
 /** The answer a client gets when its session ends before its call was answered. */
 const SESSION_ENDED = -32000;
 
-export interface HttpTransportOptions {
+interface HttpTransportOptions {
   /** makes the session id at initialize; without it the transport serves one stateless request */
   sessionIdGenerator?: () => string;
   /** SSE comment lines on open streams this often, so proxies and clients keep them */
@@ -30,12 +30,12 @@ export interface HttpTransportOptions {
   onsessionclosed?: () => void;
 }
 
-export interface ExchangeOptions {
+interface ExchangeOptions {
   /** a POST's body, already read and parsed */
   body?: unknown;
   /** plain HTTP clients (stateless curl, fetch): no Accept or Content-Type requirements */
   lenient?: boolean;
-  /** a stateless answer may become an SSE stream (the client asked for progress) */
+  /** the answer may become an SSE stream (default true; a stateless call allows it when it asked for progress) */
   streamable?: boolean;
   /** a reader that leaves more than limits.sseBufferBytes unread is disconnected */
   limits?: LimitCounters;
@@ -118,7 +118,7 @@ export class HttpTransport implements Transport {
       this.initialized = true;
     } else {
       const problem = this.checkSession(req);
-      if (problem) return jsonError(res, problem.status, problem.code, problem.message);
+      if (problem) return jsonError(res, ...problem);
     }
     const extra = { requestInfo: { headers: req.headers } };
     const requests = valid.filter((_, i) => kinds[i] === 'request') as Array<JSONRPCMessage & { id: RequestId }>;
@@ -130,7 +130,7 @@ export class HttpTransport implements Transport {
     const exchange = new PostExchange(res, {
       ids: requests.map((r) => r.id),
       headers: this.sessionId ? { 'mcp-session-id': this.sessionId } : {},
-      streamable: options.lenient ? Boolean(options.streamable) : true,
+      streamable: options.streamable ?? true,
       keepAliveMs: this.options.keepAliveMs,
       ...(options.limits ? { limits: options.limits } : {}),
     });
@@ -145,7 +145,7 @@ export class HttpTransport implements Transport {
       return jsonError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
     const problem = this.checkSession(req);
-    if (problem) return jsonError(res, problem.status, problem.code, problem.message);
+    if (problem) return jsonError(res, ...problem);
     if (this.stream) return jsonError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     const stream = new SseWriter(res, this.options.keepAliveMs, options.limits);
     this.stream = stream;
@@ -157,7 +157,7 @@ export class HttpTransport implements Transport {
 
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const problem = this.checkSession(req);
-    if (problem) return jsonError(res, problem.status, problem.code, problem.message);
+    if (problem) return jsonError(res, ...problem);
     try {
       this.options.onsessionclosed?.();
       res.writeHead(200).end();
@@ -167,20 +167,20 @@ export class HttpTransport implements Transport {
   }
 
   /** The SDK's checks: a session's requests carry its id, and a protocol version it supports. */
-  private checkSession(req: IncomingMessage): { status: number; code: number; message: string } | undefined {
+  private checkSession(req: IncomingMessage): Refusal | undefined {
     if (this.options.sessionIdGenerator) {
-      if (!this.initialized) return { status: 400, code: -32000, message: 'Bad Request: Server not initialized' };
+      if (!this.initialized) return [400, -32000, 'Bad Request: Server not initialized'];
       const id = req.headers['mcp-session-id'];
-      if (!id) return { status: 400, code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' };
-      if (id !== this.sessionId) return { status: 404, code: -32001, message: 'Session not found' };
+      if (!id) return [400, -32000, 'Bad Request: Mcp-Session-Id header is required'];
+      if (id !== this.sessionId) return [404, -32001, 'Session not found'];
     }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return {
-        status: 400,
-        code: -32000,
-        message: `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
-      };
+      return [
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      ];
     }
     return undefined;
   }
@@ -311,7 +311,7 @@ class PostExchange {
   private sse?: SseWriter;
   private readonly quiet: NodeJS.Timeout;
   private finished = false;
-  private resolveEnded!: () => void;
+  private resolveEnded: () => void = () => undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -383,7 +383,15 @@ class PostExchange {
   }
 }
 
+/** A refused HTTP request: the arguments of jsonError. */
+type Refusal = [status: number, code: number, message: string];
+
+/** The JSON-RPC error body of a refused HTTP request: it answers no single request, so its id is null. */
+export function jsonRpcErrorBody(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null } as const;
+}
+
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  const body = JSON.stringify(jsonRpcErrorBody(code, message));
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }

@@ -3,7 +3,7 @@
  * JSON-RPC allows, an integer or string id, object params), at a fraction of their cost on every call. The
  * server then validates a request's params against its handler's own schema.
  */
-export type JsonRpcKind = 'request' | 'notification' | 'response';
+type JsonRpcKind = 'request' | 'notification' | 'response';
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);

@@ -10,7 +10,7 @@ import { claimProblem } from '../agents/identity.js';
 import { carriesToken, createMcpServer } from './server.js';
 import { McpSession } from './sessions.js';
 import { SHIM_HEADER } from '../protocol/headers.js';
-import { HttpTransport } from './http-transport.js';
+import { HttpTransport, jsonRpcErrorBody } from './http-transport.js';
 
 /** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
@@ -39,8 +39,8 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
       );
     }
     const body = await readJson(ctx, MCP_BODY_LIMIT);
-    const init = InitializeRequestSchema.safeParse(body);
-    if (init.success) {
+    const init = mayInitialize(body) ? InitializeRequestSchema.safeParse(body) : undefined;
+    if (init?.success) {
       const params = init.data.params;
       const session = new McpSession(
         bridge,
@@ -128,6 +128,11 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
   }
 }
 
+/** Only an object whose method is initialize can pass InitializeRequestSchema: other POSTs skip its parse. */
+function mayInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+}
+
 function wantsProgress(body: unknown): boolean {
   if (!body || typeof body !== 'object' || !('params' in body)) return false;
   const params = (body as { params?: { _meta?: { progressToken?: unknown } } }).params;
@@ -140,5 +145,5 @@ function transportOf(ctx: Context, fallback: AgentTransport): AgentTransport {
 
 function jsonRpcError(ctx: Context, status: number, message: string): void {
   ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code: status === 404 ? -32001 : -32000, message }, id: null };
+  ctx.body = jsonRpcErrorBody(status === 404 ? -32001 : -32000, message);
 }

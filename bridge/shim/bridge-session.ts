@@ -60,7 +60,6 @@ export class BridgeSession {
    */
   private readonly posts = new Set<ClientRequest>();
   private broken = false;
-  private ended = false;
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -86,7 +85,7 @@ export class BridgeSession {
       const code = (error as NodeJS.ErrnoException).code;
       // only a known "never connected" code proves the bridge did not get it; a socket that died after connecting
       // (the bridge killed before its answer's headers) may have delivered it, and sending it again could act twice
-      const reached = code === undefined ? !this.ended : !NOT_SENT.has(code);
+      const reached = code === undefined || !NOT_SENT.has(code);
       throw new UpstreamError('down', code ?? (error as Error).message, reached);
     }
     const sessionId = res.headers['mcp-session-id'];
@@ -191,7 +190,7 @@ export class BridgeSession {
 
   private fail(error: Error): void {
     if (this.broken) return;
-    this.stop();
+    this.close();
     this.options.onbroken(error);
   }
 
@@ -211,7 +210,6 @@ export class BridgeSession {
         req.end();
       });
     }
-    this.ended = true;
     for (const req of this.posts) req.destroy();
     this.posts.clear();
     this.close();
@@ -220,10 +218,6 @@ export class BridgeSession {
 
   /** Stops the streams without telling the bridge (it is gone, or forgot the session). */
   close(): void {
-    this.stop();
-  }
-
-  private stop(): void {
     this.broken = true;
     this.stream?.destroy();
     for (const res of this.reading) res.destroy();
