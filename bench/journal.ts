@@ -76,13 +76,13 @@ async function floorThroughput(kind: 'node' | 'koa', total: number, inFlight: nu
   }
 }
 
-/**
- * Writes `total` message lines with the real Journal (its files, rollover and fsync), over 10 agents, then
- * times a bridge start's replay of them: openInbox (Journal.replay parses and validates each line, Inbox.replay
- * rebuilds every inbox).
- */
 const REPLAY_RUNS = 3;
 
+/**
+ * Writes `total` message lines with the real Journal (its files, rollover and fsync), over 10 agents, then
+ * times a bridge start's replay of them: openInbox (Journal.replay reads the head of each line, as the bridge
+ * wrote it, without parsing its body: journal-scan.ts; Inbox.replay rebuilds every inbox).
+ */
 async function replay(total: number): Promise<ReplayTimes & { mib: number; files: number }> {
   const appDir = mkdtempSync(join(tmpdir(), 'aiti-bench-replay-'));
   try {

@@ -1,3 +1,5 @@
+import { grown } from './grown.js';
+
 /**
  * Message id → row number, keyed by the id's bytes. Replay finds a million ids in the journal: as JavaScript strings
  * in a Map they took most of the 2 s start budget (a string and a hash entry each, then the garbage collector), here
@@ -53,20 +55,15 @@ export class IdIndex {
     if (found >= 0) return found;
     const size = end - start;
     if (this.used + size > this.bytes.length) {
-      const grown = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + size));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
+      const larger = Buffer.alloc(Math.max(this.bytes.length * 2, this.used + size));
+      this.bytes.copy(larger, 0, 0, this.used);
+      this.bytes = larger;
     }
     if (row >= this.offset.length) {
-      const offset = new Float64Array(this.offset.length * 2);
-      offset.set(this.offset);
-      this.offset = offset;
-      const length = new Uint8Array(this.length.length * 2);
-      length.set(this.length);
-      this.length = length;
-      const hashes = new Int32Array(this.hash.length * 2);
-      hashes.set(this.hash);
-      this.hash = hashes;
+      const rows = this.offset.length * 2;
+      this.offset = grown(this.offset, rows);
+      this.length = grown(this.length, rows);
+      this.hash = grown(this.hash, rows);
     }
     // ids are short: a loop beats making a subarray view for each
     const bytes = this.bytes;

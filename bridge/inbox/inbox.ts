@@ -11,7 +11,7 @@ import type {
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
 import type { Journal } from './journal.js';
-import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder } from './message-table.js';
+import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder, type MessageBody } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
 export interface MessageDraft {
@@ -70,10 +70,18 @@ export class Inbox {
     /** status changes read before their message (an id string is made only for these) */
     const early = new Map<string, MessageStatus>();
     const renames: Array<{ from: string; to: string; at: string }> = [];
-    const row = (status: MessageStatus, time: number, kind: number, from: number, agentId: string) => {
+    /** `at` becomes the box's lastActivity: a line read whole keeps its text (it need not be in toISOString form) */
+    const row = (
+      status: MessageStatus,
+      time: number,
+      kind: number,
+      from: number,
+      agentId: string,
+      at: string | number = time,
+    ) => {
       const raised = early.size ? higher(status, early.get(table.ids.id(table.size))) : status;
       const added = table.add(time, raised === 'consumed' ? CONSUMED : 0, kind, from, agentId);
-      this.insert(added, agentId, time);
+      this.insert(added, agentId, at);
       return added;
     };
     const change = (found: number, status: MessageStatus, at: string | number) => {
@@ -98,10 +106,9 @@ export class Inbox {
           KINDS.indexOf(message.kind),
           FROMS.indexOf(message.from),
           message.agentId,
+          message.at,
         );
-        table.bodies.set(added, message);
-        const box = this.boxes.get(message.agentId);
-        if (box) box.lastActivity = message.at;
+        table.bodies.set(added, bodyOf(message));
       },
       statusHead: (head) => {
         const found = table.ids.findBytes(head.buf, head.idStart, head.idEnd);
@@ -163,11 +170,9 @@ export class Inbox {
         target.counts[status]++;
       }
       table.agent[r] = toNumber;
-      const body = table.bodies.get(r);
-      if (body) {
-        body.agentId = to;
-        if (body.kind === 'ask' && isObject(body.payload)) body.payload.agentId = to;
-      }
+      // an ask's record names its agent in the payload
+      const body = table.kind[r] === ASK ? table.bodies.get(r) : undefined;
+      if (body && isObject(body.payload)) body.payload.agentId = to;
     }
     const merged = [...target.rows.slice(), ...moving];
     merged.sort((a, b) => (table.time[a] ?? 0) - (table.time[b] ?? 0));
@@ -187,20 +192,17 @@ export class Inbox {
 
   /** Adds a pending message for the agent; resolves once it is durable. The asks engineer's async answers use this. */
   async add(agentId: string, draft: MessageDraft, status: MessageStatus = 'pending'): Promise<Message> {
-    const message: Message = {
-      id: newMessageId(),
-      kind: draft.kind,
-      from: draft.from,
-      agentId,
+    const body: MessageBody = {
       ...(draft.text !== undefined ? { text: draft.text } : {}),
       ...(draft.payload !== undefined ? { payload: draft.payload } : {}),
       ...(draft.ref !== undefined ? { ref: draft.ref } : {}),
       ...(draft.images?.length ? { images: draft.images } : {}),
       at: this.now().toISOString(),
-      status,
     };
+    // this key order is the line form replay reads by its head (journal-scan.ts)
+    const message: Message = { id: newMessageId(), kind: draft.kind, from: draft.from, agentId, ...body, status };
     await this.journal.append(agentId, { type: 'message', message });
-    const time = Date.parse(message.at);
+    const time = Date.parse(body.at);
     this.table.ids.add(message.id, this.table.size);
     const row = this.table.add(
       time,
@@ -209,10 +211,11 @@ export class Inbox {
       FROMS.indexOf(message.from),
       agentId,
     );
-    this.table.bodies.set(row, { ...message });
-    this.insert(row, agentId, message.at);
+    this.table.bodies.set(row, body);
+    this.insert(row, agentId, body.at);
     this.emit({ type: 'message', message: { ...message } });
-    return { ...message };
+    // the journal made its line of it already and keeps no reference: the caller may have this object
+    return message;
   }
 
   /** The agent's pending messages, oldest first, which become delivered (durably) before they are returned. */
@@ -382,7 +385,7 @@ export class Inbox {
     const id = table.ids.id(row);
     const agentId = table.agentOf(row);
     const kind = KINDS[table.kind[row] ?? 0] ?? 'user_message';
-    let body: Pick<Message, 'text' | 'payload' | 'ref' | 'images' | 'at'> | undefined = table.bodies.get(row);
+    let body: MessageBody | undefined = table.bodies.get(row);
     const file = table.file[row] ?? -1;
     if (!body && file >= 0) {
       const read = this.journal.readMessage(id, file, table.start[row] ?? 0, table.end[row] ?? 0);
@@ -420,6 +423,17 @@ export class Inbox {
 /** A time as written, or the ms replay kept of one written by toISOString (which gives back the same text). */
 function isoOf(at: string | number): string {
   return typeof at === 'string' ? at : new Date(at).toISOString();
+}
+
+function bodyOf(message: Message): MessageBody {
+  const { text, payload, ref, images, at } = message;
+  return {
+    ...(text !== undefined ? { text } : {}),
+    ...(payload !== undefined ? { payload } : {}),
+    ...(ref !== undefined ? { ref } : {}),
+    ...(images !== undefined ? { images } : {}),
+    at,
+  };
 }
 
 function isObject(value: Json | undefined): value is { [key: string]: Json } {

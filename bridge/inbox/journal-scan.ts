@@ -1,4 +1,4 @@
-import type { Message, MessageStatus } from '../protocol/index.js';
+import { ID_CHAR, ID_MAX_LENGTH, type Message, type MessageStatus } from '../protocol/index.js';
 import { FROMS, KINDS, STATUSES } from './message-table.js';
 
 /** The head of a message line read without parsing its body; one scratch object is reused for every line. */
@@ -69,13 +69,14 @@ function matches(buf: Buffer, at: number, pattern: Buffer): boolean {
   return true;
 }
 
-/** the bytes `Id` allows: letters, digits and . _ : @ - */
+/** the bytes `Id` allows (protocol/common.ts): letters, digits and . _ : @ - */
 const ID_BYTE = new Uint8Array(256);
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@-') ID_BYTE[c.charCodeAt(0)] = 1;
+for (let c = 0; c < 128; c++) if (ID_CHAR.test(String.fromCharCode(c))) ID_BYTE[c] = 1;
 
 /** End (the closing quote) of an id made of the characters `Id` allows, or -1. */
 function idEnd(buf: Buffer, start: number, limit: number): number {
-  const stop = Math.min(limit, start + 129);
+  // the longest id, then its closing quote
+  const stop = Math.min(limit, start + ID_MAX_LENGTH + 1);
   for (let i = start; i < stop; i++) {
     const c = buf[i] ?? 0;
     if (c === QUOTE) return i > start ? i : -1;
@@ -215,4 +216,25 @@ export function scanStatusChange(buf: Buffer, start: number, end: number, change
     return true;
   }
   return false;
+}
+
+/** The objects a replay reads each line's head into, one of each kind, reused line after line. */
+export function lineHeads(): { head: LineHead; change: StatusHead } {
+  const buf = Buffer.alloc(0);
+  return {
+    head: {
+      buf,
+      idStart: 0,
+      idEnd: 0,
+      kind: 0,
+      from: 0,
+      status: 0,
+      agentId: '',
+      time: 0,
+      hasBody: false,
+      start: 0,
+      end: 0,
+    },
+    change: { buf, idStart: 0, idEnd: 0, status: 0, time: 0 },
+  };
 }

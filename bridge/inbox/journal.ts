@@ -15,6 +15,7 @@ import { AgentId, JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protoc
 import type { Logger } from '../log.js';
 import {
   dirAgent,
+  lineHeads,
   scanMessage,
   scanStatusChange,
   type LineHead,
@@ -58,21 +59,6 @@ export class Journal {
   private readonly retired = new Set<JournalFile>();
   /** the files replay read, by the index a replayed message's body points at */
   private readonly replayed: string[] = [];
-  /** the one scratch object replay reads each message head into */
-  private readonly head: LineHead = {
-    buf: Buffer.alloc(0),
-    idStart: 0,
-    idEnd: 0,
-    kind: 0,
-    from: 0,
-    status: 0,
-    agentId: '',
-    time: 0,
-    hasBody: false,
-    start: 0,
-    end: 0,
-  };
-  private readonly change: StatusHead = { buf: Buffer.alloc(0), idStart: 0, idEnd: 0, status: 0, time: 0 };
   private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private flushing = false;
   private closed = false;
@@ -109,6 +95,8 @@ export class Journal {
    * with a warning naming file and line, and the lines after it still replay.
    */
   replay(visitor: ReplayVisitor): void {
+    // the scratch objects every line's head is read into: locals, so no file's bytes stay reachable after replay
+    const { head, change } = lineHeads();
     for (const agentId of this.agentDirs()) {
       const agentDir = join(this.options.dir, agentId);
       let names: string[];
@@ -123,7 +111,7 @@ export class Journal {
       for (const name of names) {
         const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
         if (Number.isFinite(stamp)) this.lastStamp.set(agentId, Math.max(stamp, this.lastStamp.get(agentId) ?? 0));
-        this.replayFile(join(agentDir, name), agentId, visitor);
+        this.replayFile(join(agentDir, name), agentId, visitor, head, change);
       }
     }
   }
@@ -181,7 +169,7 @@ export class Journal {
     }
   }
 
-  private replayFile(path: string, agentId: string, visitor: ReplayVisitor): void {
+  private replayFile(path: string, agentId: string, visitor: ReplayVisitor, head: LineHead, change: StatusHead): void {
     let buf: Buffer;
     try {
       buf = readFileSync(path);
@@ -191,7 +179,6 @@ export class Journal {
     }
     const file = this.replayed.push(path) - 1;
     const agent = dirAgent(agentId);
-    const head = this.head;
     let lineNumber = 0;
     for (let start = 0; start < buf.length;) {
       const newline = buf.indexOf(0x0a, start);
@@ -199,7 +186,7 @@ export class Journal {
       lineNumber++;
       if (scanMessage(buf, start, end, agent, head)) visitor.head(head, file);
       else {
-        if (scanStatusChange(buf, start, end, this.change)) visitor.statusHead(this.change);
+        if (scanStatusChange(buf, start, end, change)) visitor.statusHead(change);
         else this.replaySlow(buf.toString('utf8', start, end), visitor, newline < 0, lineNumber, path);
       }
       start = end + 1;

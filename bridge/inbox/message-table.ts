@@ -6,6 +6,7 @@ import {
   type MessageKind,
   type MessageStatus,
 } from '../protocol/index.js';
+import { grown } from './grown.js';
 import { IdIndex } from './id-index.js';
 
 // the wire schemas' own lists, in their order: a row keeps each as its index
@@ -15,11 +16,14 @@ export const FROMS: readonly Message['from'][] = MessageSchema.shape.from.option
 export const STATUSES: readonly MessageStatus[] = MessageStatusSchema.options;
 export const ASK = KINDS.indexOf('ask');
 
+/** What a row keeps of a message in memory: the rest (id, kind, from, agent, status) is in its columns. */
+export type MessageBody = Pick<Message, 'text' | 'payload' | 'ref' | 'images' | 'at'>;
+
 /**
  * Every message the inbox knows, one row each, kept in columns: a million replayed messages make a million ids and
  * some typed-array cells, not a million objects (the garbage collector alone would eat the 2 s start budget).
  * A replayed message's body (text, payload, ref, images) stays in its journal line (`file`, `start`..`end`) until
- * it is read; a message written in this run, or replayed through the schema, keeps its object in `bodies`.
+ * it is read; a message written in this run, or replayed through the schema, keeps its body in `bodies`.
  */
 export class MessageTable {
   size = 0;
@@ -36,7 +40,7 @@ export class MessageTable {
   /** position in the cross-agent history and in the agent's own list */
   pos = new Int32Array(1024);
   agentPos = new Int32Array(1024);
-  readonly bodies = new Map<number, Message>();
+  readonly bodies = new Map<number, MessageBody>();
   private readonly agents: string[] = [];
   private readonly agentNumbers = new Map<string, number>();
 
@@ -72,21 +76,16 @@ export class MessageTable {
 
   private grow(): void {
     const size = this.time.length * 2;
-    const grown = <T extends Float64Array | Uint8Array | Uint32Array | Int32Array>(old: T, make: (n: number) => T) => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.time = grown(this.time, (n) => new Float64Array(n));
-    this.status = grown(this.status, (n) => new Uint8Array(n));
-    this.kind = grown(this.kind, (n) => new Uint8Array(n));
-    this.from = grown(this.from, (n) => new Uint8Array(n));
-    this.agent = grown(this.agent, (n) => new Uint32Array(n));
-    this.file = grown(this.file, (n) => new Int32Array(n));
-    this.start = grown(this.start, (n) => new Float64Array(n));
-    this.end = grown(this.end, (n) => new Float64Array(n));
-    this.pos = grown(this.pos, (n) => new Int32Array(n));
-    this.agentPos = grown(this.agentPos, (n) => new Int32Array(n));
+    this.time = grown(this.time, size);
+    this.status = grown(this.status, size);
+    this.kind = grown(this.kind, size);
+    this.from = grown(this.from, size);
+    this.agent = grown(this.agent, size);
+    this.file = grown(this.file, size);
+    this.start = grown(this.start, size);
+    this.end = grown(this.end, size);
+    this.pos = grown(this.pos, size);
+    this.agentPos = grown(this.agentPos, size);
   }
 }
 
@@ -96,11 +95,7 @@ export class RowList {
   items = new Int32Array(16);
 
   push(row: number): void {
-    if (this.length === this.items.length) {
-      const next = new Int32Array(this.items.length * 2);
-      next.set(this.items);
-      this.items = next;
-    }
+    if (this.length === this.items.length) this.items = grown(this.items, this.items.length * 2);
     this.items[this.length++] = row;
   }
 

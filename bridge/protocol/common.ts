@@ -3,12 +3,16 @@ import { z } from 'zod';
 /** An ISO-8601 timestamp as sent on the wire. */
 export const IsoTime = z.string().min(1).describe('ISO-8601 timestamp');
 
+/** One character an `Id` may hold, and its longest length (the journal's replay reads ids by these too). */
+export const ID_CHAR = /[A-Za-z0-9._:@-]/;
+export const ID_MAX_LENGTH = 128;
+
 /** Ids the bridge hands out or accepts: short, printable, no path separators. */
 export const Id = z
   .string()
   .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:@-]+$/, 'only letters, digits and . _ : @ - are allowed');
+  .max(ID_MAX_LENGTH)
+  .regex(new RegExp(`^${ID_CHAR.source}+$`), 'only letters, digits and . _ : @ - are allowed');
 
 export const PageId = Id.describe('page id from /bridge/claim, e.g. "p1"');
 export const FrameId = Id.describe('frame id; "main" is the top document');

@@ -6,14 +6,7 @@ import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 import { JournalLine } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
-
-/** A logger that keeps its warnings, so a test can read what a person would read on stderr. */
-function recordingLog(): { log: Logger; warnings: string[] } {
-  const warnings: string[] = [];
-  const base = createLogger('test', 'silent');
-  const log: Logger = { ...base, warn: (message: string) => warnings.push(message), child: () => log };
-  return { log, warnings };
-}
+import { recordingLog } from '../helpers/inbox.js';
 
 function open(dir: string, options: { now?: () => Date; maxBytes?: number; log?: Logger } = {}) {
   const journal = new Journal({

@@ -3,23 +3,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { Journal } from '../../bridge/inbox/journal.js';
-import { timeOrder } from '../../bridge/inbox/message-table.js';
+import { dirAgent, lineHeads, scanMessage, scanStatusChange } from '../../bridge/inbox/journal-scan.js';
+import { FROMS, KINDS, STATUSES, timeOrder } from '../../bridge/inbox/message-table.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 import type { InboxStatusAnswer, Message, MessagesAnswer } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
+import { recordingLog } from '../helpers/inbox.js';
 
 /**
  * README "Inbox, push and the journal": a start replays the journal by reading only the head of each line the bridge
  * wrote (id, kind, from, agent, time, status); a message's body is read from its line when someone reads the message.
  * These tests hold that shortcut to the same result as parsing every line with the schema.
  */
-
-function recordingLog(): { log: Logger; warnings: string[] } {
-  const warnings: string[] = [];
-  const base = createLogger('test', 'silent');
-  const log: Logger = { ...base, warn: (message: string) => warnings.push(message), child: () => log };
-  return { log, warnings };
-}
 
 function open(dir: string, clock?: { now: number }, log: Logger = createLogger('test', 'silent')): Inbox {
   const now = clock ? () => new Date(clock.now) : undefined;
@@ -240,6 +235,61 @@ describe('journal replay', () => {
     const third = open(dir);
     expect(third.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['after', 'kept']);
     third.close();
+  });
+
+  it('reads every message and status_change line the inbox writes by its head alone, without the schema', async () => {
+    const dir = tempDir();
+    const clock = { now: Date.parse('2026-11-30T10:00:00.000Z') };
+    const inbox = open(dir, clock);
+    const message = await inbox.add('claude', {
+      kind: 'user_answer',
+      from: 'window',
+      text: 'Grüße "quoted"',
+      payload: { choice: 1 },
+      ref: 'ask-1',
+      images: [{ id: 'img-0123456789abcdef', mimeType: 'image/png', bytes: 42 }],
+    });
+    clock.now += 1000;
+    await inbox.take('claude');
+    clock.now += 1000;
+    await inbox.ack('claude', [message.id]);
+    inbox.close();
+
+    const [path = ''] = journalFiles(dir, 'claude');
+    const buf = readFileSync(path);
+    const { head, change } = lineHeads();
+    const read: unknown[] = [];
+    for (let start = 0; start < buf.length;) {
+      const end = buf.indexOf(0x0a, start);
+      const type = (JSON.parse(buf.toString('utf8', start, end)) as { type: string }).type;
+      if (scanMessage(buf, start, end, dirAgent('claude'), head))
+        read.push({
+          type,
+          id: buf.toString('latin1', head.idStart, head.idEnd),
+          kind: KINDS[head.kind],
+          from: FROMS[head.from],
+          agentId: head.agentId,
+          at: new Date(head.time).toISOString(),
+          status: STATUSES[head.status],
+          body: head.hasBody && head.start === start && head.end === end,
+        });
+      else if (scanStatusChange(buf, start, end, change))
+        read.push({
+          type,
+          id: buf.toString('latin1', change.idStart, change.idEnd),
+          at: new Date(change.time).toISOString(),
+          status: STATUSES[change.status],
+        });
+      else read.push({ type, fastPath: false });
+      start = end + 1;
+    }
+    const { id, kind, from, agentId, at } = message;
+    expect(read).toEqual([
+      { type: 'session', fastPath: false },
+      { type: 'message', id, kind, from, agentId, at, status: 'pending', body: true },
+      { type: 'status_change', id, at: '2026-11-30T10:00:01.000Z', status: 'delivered' },
+      { type: 'status_change', id, at: '2026-11-30T10:00:02.000Z', status: 'consumed' },
+    ]);
   });
 
   it('finds replayed messages by id for acks and paging, and reports ids it does not hold (non-ASCII ones too)', async () => {
