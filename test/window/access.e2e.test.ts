@@ -105,6 +105,8 @@ describe('access', () => {
         body: { askId: (ended.structuredContent as { askId: string }).askId, action: 'answer', value: true },
       });
       await page.locator('.outcome-chip').first().waitFor();
+      // the answer reaches the inbox list after the card's outcome (it is journaled first)
+      await page.locator('.message-kind.kind-user_answer').first().waitFor();
       await page.locator('.countdown.soon, .countdown.urgent').first().waitFor({ timeout: 10_000 });
       const measured = await contrasts(page, [
         '.status-pending',
