@@ -1,7 +1,7 @@
 /**
  * What a JSON-RPC 2.0 message is, checked by hand as strictly as the SDK's zod schemas check it (only the keys
- * JSON-RPC allows, an integer or string id, object params), at a fraction of their cost on every call. The
- * server then validates a request's params against its handler's own schema.
+ * JSON-RPC allows, a string id or a safe integer one, object params), at a fraction of their cost on every call.
+ * The server then validates a request's params against its handler's own schema.
  */
 type JsonRpcKind = 'request' | 'notification' | 'response';
 
@@ -34,7 +34,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isId(value: unknown): boolean {
-  return typeof value === 'string' || Number.isInteger(value);
+  return typeof value === 'string' || Number.isSafeInteger(value);
 }
 
 function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): boolean {

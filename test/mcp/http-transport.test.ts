@@ -131,6 +131,19 @@ describe('the Streamable HTTP transport', () => {
     expect(answer).toMatchObject({ error: { message: expect.stringContaining('session ended') } });
   });
 
+  it('refuses a request whose id is a number past the safe integers instead of never answering it', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    for (const id of [29921580037359215000, -1.7976931348623157e308]) {
+      const inSession = await post(url, { jsonrpc: '2.0', id, method: 'ping' }, headers);
+      expect(inSession.res.statusCode).toBe(400);
+      expect(JSON.parse(await inSession.body)).toMatchObject({ error: { code: -32700 } });
+      const stateless = await post(url, { jsonrpc: '2.0', id, method: 'tools/list' });
+      expect(stateless.res.statusCode).toBe(400);
+    }
+  });
+
   it('refuses what the SDK refuses: a bad message, an unknown protocol version, a second GET stream', async () => {
     const bridge = await startBridge();
     const url = `${bridge.url}/mcp/mcp`;
