@@ -1,23 +1,28 @@
-// Writes docs/TOOLS.md from the MCP tool registry: `npx tsx scripts/gen-tool-docs.ts` (or --check to only compare).
+// Writes docs/TOOLS.md from the MCP tool registry and the README's page command table from the command
+// descriptors: `npx tsx scripts/gen-tool-docs.ts` (or --check to only compare).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { renderToolDocs } from '../bridge/mcp/tool-docs.js';
+import { renderReadmeCommands, renderToolDocs, withReadmeCommands } from '../bridge/mcp/tool-docs.js';
 import { TOOLS } from '../bridge/mcp/tools/index.js';
 
-const file = fileURLToPath(new URL('../docs/TOOLS.md', import.meta.url));
-const text = renderToolDocs(TOOLS);
+const toolsFile = fileURLToPath(new URL('../docs/TOOLS.md', import.meta.url));
+const readmeFile = fileURLToPath(new URL('../README.md', import.meta.url));
+const readme = readFileSync(readmeFile, 'utf8');
+const wanted = [
+  { file: toolsFile, text: renderToolDocs(TOOLS) },
+  { file: readmeFile, text: withReadmeCommands(readme, renderReadmeCommands()) },
+];
 if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    // missing counts as stale
-  }
-  if (current !== text) {
-    console.error('docs/TOOLS.md is stale: run npx tsx scripts/gen-tool-docs.ts');
-    process.exit(1);
-  }
+  const stale = wanted.filter(({ file, text }) => {
+    try {
+      return readFileSync(file, 'utf8') !== text;
+    } catch {
+      return true; // missing counts as stale
+    }
+  });
+  for (const { file } of stale) console.error(`${file} is stale: run npx tsx scripts/gen-tool-docs.ts`);
+  if (stale.length) process.exit(1);
 } else {
-  writeFileSync(file, text);
-  console.error(`wrote ${file} (${TOOLS.length} tools)`);
+  for (const { file, text } of wanted) writeFileSync(file, text);
+  console.error(`wrote ${toolsFile} (${TOOLS.length} tools) and the page commands of ${readmeFile}`);
 }

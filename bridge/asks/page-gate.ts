@@ -1,4 +1,4 @@
-import type { Json } from '../protocol/index.js';
+import { pageCommand, type CommandDanger, type Json, type PageCommandName } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
 import { Refused } from '../errors.js';
 import type { Asker } from './asker.js';
@@ -6,24 +6,46 @@ import type { Asks } from './asks.js';
 import { summarize } from './ask-human.js';
 import { waitForHuman } from './wait.js';
 
+/** What the human is asked to allow, and the key an "allow for this page" approval is remembered under. */
+interface Danger {
+  what: string;
+  key: string;
+}
+
 /**
- * What makes a page command dangerous (docs/SECURITY.md): arbitrary script, leaving the page's origin, writing storage.
- * Returns what the human is asked to allow and the key an "allow for this page" approval is remembered under.
+ * One check per kind of danger a descriptor can carry (PAGE_COMMANDS in bridge/protocol/commands.ts): a command
+ * is dangerous because of what its descriptor says, never because of its name.
  */
-export function pageCommandDanger(page: Page, cmd: string, args: Json): { what: string; key: string } | undefined {
-  const fields = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
-  if (cmd === 'Runtime.evaluate') return { what: 'run a script in the page', key: cmd };
-  if (cmd === 'Storage.set') {
+const DANGERS: Record<
+  CommandDanger,
+  (page: Page, cmd: PageCommandName, fields: Record<string, Json>) => Danger | undefined
+> = {
+  script: (_page, cmd) => ({ what: 'run a script in the page', key: cmd }),
+  'storage-write': (_page, cmd, fields) => {
     const area = typeof fields.area === 'string' ? fields.area : 'some';
     const key = typeof fields.key === 'string' ? ` "${fields.key}"` : '';
     return { what: `write ${area} storage${key}`, key: `${cmd} ${area}` };
-  }
-  if (cmd === 'Page.navigate' && typeof fields.url === 'string') {
-    const target = originOf(fields.url, page.url);
+  },
+  // "allow for this page" is remembered per target origin: allowing one site is not allowing every other
+  'cross-origin-navigation': (page, cmd, fields) => {
     const here = originOf(page.url, page.url);
-    if (target !== here) return { what: `navigate away from ${here} to ${fields.url}`, key: `${cmd} ${target}` };
-  }
-  return undefined;
+    if (typeof fields.url !== 'string') return { what: `navigate away from ${here}`, key: cmd };
+    const target = originOf(fields.url, page.url);
+    return target === here
+      ? undefined
+      : { what: `navigate away from ${here} to ${fields.url}`, key: `${cmd} ${target}` };
+  },
+};
+
+/**
+ * Whether `cmd` with these args needs the human's yes first (docs/SECURITY.md: arbitrary script, leaving the
+ * page's origin, writing storage), as its descriptor says.
+ */
+export function pageCommandDanger(page: Page, cmd: PageCommandName, args: Json): Danger | undefined {
+  const kind = pageCommand(cmd).danger;
+  if (kind === 'none') return undefined;
+  const fields = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
+  return DANGERS[kind](page, cmd, fields);
 }
 
 function originOf(url: string, base: string): string {
@@ -39,7 +61,13 @@ function originOf(url: string, base: string): string {
  * `page_command`, with the command shown) unless they allowed it for this page before. Throws Refused
  * telling the agent why the command did not run; returns when it may run.
  */
-export async function confirmPageCommand(asks: Asks, asker: Asker, page: Page, cmd: string, args: Json): Promise<void> {
+export async function confirmPageCommand(
+  asks: Asks,
+  asker: Asker,
+  page: Page,
+  cmd: PageCommandName,
+  args: Json,
+): Promise<void> {
   const danger = pageCommandDanger(page, cmd, args);
   if (!danger) return;
   if (asks.pageApprovals.has(page, danger.key)) return;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { PageCommands, PUBLIC_COMMANDS } from '../protocol/index.js';
+import {
+  DANGER_TEXT,
+  PAGE_COMMAND_NAMES,
+  PageCommands,
+  PUBLIC_COMMANDS,
+  pageCommand,
+  type PageCommandName,
+} from '../protocol/index.js';
 import type { ToolDefinition } from './tool.js';
 
 interface JsonSchema {
@@ -44,12 +51,72 @@ export function renderToolDocs(tools: readonly ToolDefinition[]): string {
     'The `cmd` values `page_exec` takes, with their `args`. `target` is a ref from `page_snapshot` (`e12`),',
     '`css=<selector>` or `text=<visible text>`.',
     '',
-    '| command | args |',
-    '|---|---|',
-    ...PUBLIC_COMMANDS.map((name) => `| \`${name}\` | ${cell(inlineParams(toSchema(PageCommands[name])))} |`),
+    '| command | args | asks the human first |',
+    '|---|---|---|',
+    ...PUBLIC_COMMANDS.map(
+      (name) => `| \`${name}\` | ${cell(inlineParams(toSchema(PageCommands[name])))} | ${cell(confirmation(name))} |`,
+    ),
     '',
   );
   return lines.join('\n');
+}
+
+/** The README's generated part starts after this line and ends before README_COMMANDS_END. */
+export const README_COMMANDS_START =
+  '<!-- page commands: generated from bridge/protocol/commands.ts by `npx tsx scripts/gen-tool-docs.ts`; do not edit by hand -->';
+export const README_COMMANDS_END = '<!-- end of the generated page commands -->';
+
+/** The README's "Page commands" table and the page halves of the other tools, from the command descriptors. */
+export function renderReadmeCommands(): string {
+  const halves = new Map<string, PageCommandName[]>();
+  for (const name of PAGE_COMMAND_NAMES) {
+    const { tool } = pageCommand(name);
+    if (tool !== 'page_exec') halves.set(tool, [...(halves.get(tool) ?? []), name]);
+  }
+  return [
+    '| command | args | result | asks the human first |',
+    '|---|---|---|---|',
+    ...PUBLIC_COMMANDS.map(
+      (name) =>
+        `| \`${name}\` | ${cell(braceParams(toSchema(PageCommands[name])))} | ${cell(pageCommand(name).result)} | ${cell(confirmation(name))} |`,
+    ),
+    '',
+    `The page halves of the other tools: ${[...halves]
+      .map(([tool, names]) => `${names.map((name) => `\`${name}\``).join(' and ')} (\`${tool}\`)`)
+      .join(', ')}; their result shapes are in [\`bridge/protocol/snapshot.ts\`](bridge/protocol/snapshot.ts).`,
+  ].join('\n');
+}
+
+/** `readme` with its generated page commands replaced by `generated`; throws when the markers are missing. */
+export function withReadmeCommands(readme: string, generated: string): string {
+  const start = readme.indexOf(README_COMMANDS_START);
+  const end = readme.indexOf(README_COMMANDS_END);
+  if (start < 0 || end < start)
+    throw new Error(
+      `README.md has lost the markers of its generated page commands ("${README_COMMANDS_START}" … "${README_COMMANDS_END}"): put them back around the table`,
+    );
+  return `${readme.slice(0, start + README_COMMANDS_START.length)}\n\n${generated}\n\n${readme.slice(end)}`;
+}
+
+function confirmation(name: PageCommandName): string {
+  const { danger } = pageCommand(name);
+  return danger === 'none'
+    ? ''
+    : danger === 'cross-origin-navigation'
+      ? `yes, ${DANGER_TEXT[danger]}`
+      : `yes: it ${DANGER_TEXT[danger]}`;
+}
+
+/** `{area: "local" \| "session", key?}`: the README's compact form of a command's args. */
+function braceParams(schema: JsonSchema): string {
+  const entries = Object.entries(schema.properties ?? {});
+  if (entries.length === 0) return '—';
+  const required = new Set(schema.required ?? []);
+  const params = entries.map(([name, prop]) => {
+    const key = `${name}${required.has(name) ? '' : '?'}`;
+    return prop.enum ? `${key}: ${prop.enum.map(String).join(' | ')}` : key;
+  });
+  return `\`{${params.join(', ')}}\``;
 }
 
 function toSchema(schema: z.ZodType): JsonSchema {

@@ -1,6 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../bridge/protocol/index.js';
+import { z } from 'zod';
+import {
+  PageCommands,
+  PUBLIC_COMMANDS,
+  pageCommand,
+  type AskView,
+  type Json,
+  type PageCommandName,
+} from '../../bridge/protocol/index.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { Page } from '../../bridge/pages/registry.js';
 import { pageCommandDanger } from '../../bridge/asks/page-gate.js';
@@ -8,7 +16,7 @@ import { startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { openWindow } from '../helpers/window.js';
-import { sleep } from '../helpers/wait.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 /** A page that records what it ran. */
 async function recordingPage(bridge: Bridge) {
@@ -131,5 +139,70 @@ describe('what counts as dangerous', () => {
     expect(pageCommandDanger(page, 'Input.click', { target: 'e1' })).toBeUndefined();
     expect(pageCommandDanger(page, 'Page.navigate', { url: '/other?x=1' })).toBeUndefined();
     expect(pageCommandDanger(page, 'Page.navigate', { url: 'http://localhost:3000/b' })).toBeUndefined();
+  });
+});
+
+interface ArgsSchema {
+  type?: string | string[];
+  enum?: Json[];
+  anyOf?: ArgsSchema[];
+  items?: ArgsSchema;
+  properties?: Record<string, ArgsSchema>;
+}
+
+/** A valid value for one argument: the first of an enum, else the smallest of its type. */
+function sampleOf(schema: ArgsSchema): Json {
+  if (schema.enum?.length) return schema.enum[0] ?? null;
+  if (schema.anyOf?.[0]) return sampleOf(schema.anyOf[0]);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'number' || type === 'integer') return 1;
+  if (type === 'boolean') return true;
+  if (type === 'array') return [schema.items ? sampleOf(schema.items) : 'x'];
+  return 'e1';
+}
+
+/**
+ * Arguments every command accepts, built from its own schema (every argument given), so a new command needs
+ * nothing here; a navigation gets a URL on another origin than the page's, the case that makes it dangerous.
+ */
+function sampleArgs(name: PageCommandName): Record<string, Json> {
+  const schema = z.toJSONSchema(PageCommands[name], { io: 'input', unrepresentable: 'any' }) as ArgsSchema;
+  const args = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, prop]) => [key, sampleOf(prop)]));
+  if ('url' in args) args.url = 'https://elsewhere.example/';
+  if ('waitFor' in args) delete args.waitFor;
+  return args;
+}
+
+describe('the gate follows the command descriptors', () => {
+  it('every page_exec command its descriptor calls dangerous waits for a card, and no other command does', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const { ran } = await recordingPage(bridge);
+    const agent = await connectAgent(bridge.url);
+    const asks = () => window.stream.events.filter((e) => e.event === 'ask').map((e) => e.data as AskView);
+    const seen: Record<string, string> = {};
+    for (const name of PUBLIC_COMMANDS) {
+      const args = sampleArgs(name);
+      expect(PageCommands[name].safeParse(args).success, `sample args of ${name}`).toBe(true);
+      const before = asks().length;
+      let answer: CallToolResult | undefined;
+      const call = exec(agent, name, args).then((result) => (answer = result));
+      await waitFor(() => answer !== undefined || asks().length > before, 10_000, `${name} to run or to ask`);
+      const card = asks()[before];
+      if (card) {
+        expect(card, name).toMatchObject({ kind: 'page_command', command: { cmd: name } });
+        await window.act({ askId: card.askId, action: 'answer', value: false });
+        await call;
+        expect(answer?.isError, name).toBe(true);
+      } else expect(answer?.isError ?? false, `${name}: ${JSON.stringify(answer?.structuredContent)}`).toBe(false);
+      seen[name] = card ? 'asked' : 'ran';
+    }
+    const expected = Object.fromEntries(
+      PUBLIC_COMMANDS.map((name) => [name, pageCommand(name).danger === 'none' ? 'ran' : 'asked']),
+    );
+    expect(seen).toEqual(expected);
+    expect(Object.values(seen)).toContain('asked');
+    // a command the human said no to never reached the page
+    expect(ran.map((r) => r.cmd).sort()).toEqual(PUBLIC_COMMANDS.filter((name) => expected[name] === 'ran').sort());
   });
 });

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
+  DANGER_TEXT,
   FrameId,
   JsonValue,
-  NAVIGATION_COMMANDS,
   PUBLIC_COMMANDS,
   isPageCommand,
+  pageCommand,
   type Json,
+  type PageCommandName,
   strictArgs,
 } from '../../protocol/index.js';
 import { confirmPageCommand } from '../../asks/page-gate.js';
@@ -21,7 +23,7 @@ import { pageId } from './args.js';
 export const pageExec = defineTool({
   name: 'page_exec',
   title: 'Run a page command',
-  description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. Script evaluation, storage writes and leaving the page's origin wait for the human's confirmation.`,
+  description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. ${confirmedCommands()}`,
   inputSchema: toolInput(
     'page_exec',
     strictArgs({
@@ -54,7 +56,7 @@ export const pageExec = defineTool({
         timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
       }),
     );
-    const image = screenshotOf(cmd, asObject(result));
+    const image = imageOf(cmd, asObject(result));
     if (image) {
       // the picture goes to the model as an image, not as base64 inside the JSON text
       const { data: _data, ...rest } = asObject(result);
@@ -67,6 +69,15 @@ export const pageExec = defineTool({
   },
 });
 
+/** The sentence of the description that names the commands which wait for the human's yes, read from their descriptors. */
+function confirmedCommands(): string {
+  const asked = PUBLIC_COMMANDS.flatMap((name) => {
+    const { danger } = pageCommand(name);
+    return danger === 'none' ? [] : [`${name} (${DANGER_TEXT[danger]})`];
+  });
+  return `These wait for the human's confirmation first: ${asked.join(', ')}.`;
+}
+
 /**
  * The result as plain lines; after an action that may change the page (Input.*, a same-document navigation), the
  * change of the outline since the agent's last snapshot follows it.
@@ -75,16 +86,17 @@ async function withChange(
   call: Parameters<typeof changeSinceSnapshot>[0],
   page: Parameters<typeof changeSinceSnapshot>[1],
   frameId: string | undefined,
-  cmd: string,
+  cmd: PageCommandName,
   result: Record<string, Json>,
 ): Promise<ToolResult> {
   const { ok: _ok, ...shown } = result;
   const lines = Object.keys(shown).length ? plainLines(shown) : ['done'];
   const structured: Record<string, unknown> = { pageId: page.pageId, cmd, result };
   const leaving = typeof result.navigating === 'string' || result.reloaded === true;
-  const sameDocument = NAVIGATION_COMMANDS.has(cmd) && result.reloaded === false;
+  const { navigates, changesOutline } = pageCommand(cmd);
+  const sameDocument = navigates === true && result.reloaded === false;
   if (leaving) forgetOutline(call, page, frameId);
-  else if (cmd.startsWith('Input.') || sameDocument) {
+  else if (changesOutline || sameDocument) {
     const diff = await changeSinceSnapshot(call, page, frameId);
     if (diff) {
       structured.outlineChange = diff.change;
@@ -94,16 +106,17 @@ async function withChange(
   return { structured, text: lines.join('\n') };
 }
 
-function screenshotOf(cmd: string, result: Record<string, Json>): { data: string; mimeType: string } | undefined {
-  if (cmd !== 'Page.screenshot') return undefined;
+function imageOf(cmd: PageCommandName, result: Record<string, Json>): { data: string; mimeType: string } | undefined {
+  if (!pageCommand(cmd).image) return undefined;
   const { data, mimeType } = result;
   return typeof data === 'string' && typeof mimeType === 'string' && mimeType.startsWith('image/')
     ? { data, mimeType }
     : undefined;
 }
 
-/** A command with its own timeoutMs (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
-function commandTimeout(defaultMs: number, cmd: string, args: Json): number {
+/** A command with its own timeout (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
+function commandTimeout(defaultMs: number, cmd: PageCommandName, args: Json): number {
+  if (!pageCommand(cmd).ownTimeout) return defaultMs;
   const own = args && typeof args === 'object' && !Array.isArray(args) ? args.timeoutMs : undefined;
   return typeof own === 'number' ? Math.max(defaultMs, own + PAGE_MARGIN_MS) : defaultMs;
 }
