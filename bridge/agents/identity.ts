@@ -1,4 +1,6 @@
-import type { BridgeContext } from '../context.js';
+import type { InboxCounts } from '../protocol/index.js';
+import type { AgentClaims } from './claims.js';
+import type { AgentRegistry } from './registry.js';
 
 /** Who asks to speak for an agent id (README "Connecting agents" → who is calling). */
 export interface Claimant {
@@ -20,7 +22,14 @@ export interface Claimant {
  * first aiti_hello returned; ids no session has taken stay shared among stateless callers; the human's token
  * may take any id.
  */
-export function claimProblem(bridge: BridgeContext, agentId: string, who: Claimant): string | undefined {
+/** What claimProblem reads: who is online, which ids were taken, and whether an id has an inbox. */
+export interface ClaimSources {
+  agents: Pick<AgentRegistry, 'get' | 'isOnline'>;
+  claims: Pick<AgentClaims, 'verifyKey' | 'owner' | 'hasKey'>;
+  inbox: { counts(agentId: string): InboxCounts };
+}
+
+export function claimProblem(bridge: ClaimSources, agentId: string, who: Claimant): string | undefined {
   if (agentId === who.current || who.humanToken) return undefined;
   const { claims } = bridge;
   if (who.agentKey !== undefined) {

@@ -1,5 +1,5 @@
-import type { BridgeContext } from '../context.js';
-import type { Agent, AgentLink, AgentTransport } from './registry.js';
+import type { Logger } from '../log.js';
+import type { Agent, AgentLink, AgentRegistry, AgentTransport } from './registry.js';
 
 export interface Rebind {
   /** the session's link, when it is linked (a live session); moved to the new agent */
@@ -15,7 +15,14 @@ export interface Rebind {
  * to the new name and it is forgotten at once, so no offline ghost is left behind. An id the agent chose itself,
  * or one another session shares, stays as it is (and folds away after the TTL once offline).
  */
-export function rebindSession(bridge: BridgeContext, from: Agent, to: string, how: Rebind): Agent {
+/** What rebindSession changes: the agents, the inbox that moves with a renamed agent, and the log of a failed move. */
+export interface RebindTargets {
+  agents: Pick<AgentRegistry, 'ensure' | 'link' | 'unlink' | 'forget'>;
+  inbox: { rename(from: string, to: string): Promise<void> };
+  log: Logger;
+}
+
+export function rebindSession(bridge: RebindTargets, from: Agent, to: string, how: Rebind): Agent {
   const { agents, inbox } = bridge;
   const next = agents.ensure(to, { transport: how.transport });
   if (how.link) {

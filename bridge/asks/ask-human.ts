@@ -1,10 +1,15 @@
 import type { AskOutcome } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
-import { deliver } from '../inbox/delivery.js';
+import { deliver, type DeliveryServices } from '../inbox/delivery.js';
 import type { AskAnswer, Asker } from './asker.js';
-import type { Ask, AskSpec } from './asks.js';
+import type { Ask, Asks, AskSpec } from './asks.js';
 import type { ImageStore } from '../images/store.js';
 import { waitForHuman } from './wait.js';
+
+/** What an ask needs: the asks, the images pasted into answers, and the inbox an async answer goes to. */
+export interface AskServices extends DeliveryServices {
+  asks: Asks;
+  images: Pick<ImageStore, 'readAll'>;
+}
 
 export interface AskMode {
   /** return {askId} at once; the outcome goes to the inbox as a user_answer message */
@@ -20,7 +25,7 @@ export interface AskMode {
  * ask returns its id and later lands in the inbox, a sync ask holds the call (with progress) until it ends.
  */
 export async function askTheHuman(
-  bridge: BridgeContext,
+  bridge: AskServices,
   asker: Asker,
   spec: Omit<AskSpec, 'agentId'>,
   mode: AskMode = {},
@@ -75,7 +80,7 @@ export function summarize(outcome: AskOutcome): string {
 
 /** The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first. */
 async function answerToInbox(
-  bridge: BridgeContext,
+  bridge: AskServices,
   agentId: string,
   outcome: AskOutcome,
   byHuman: boolean,

@@ -1,5 +1,7 @@
 import type { AskRecord } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
+import type { Inbox } from '../inbox/inbox.js';
+import type { Logger } from '../log.js';
+import type { Asks } from './asks.js';
 import { KIND_WORD, endedLine } from './record-text.js';
 
 /**
@@ -7,7 +9,10 @@ import { KIND_WORD, endedLine } from './record-text.js';
  * asking agent's journal, so History shows it and a restart keeps it, and the agent's inbox never sees it.
  * `flush` waits for the records still being written (the bridge calls it before it closes the journal).
  */
-export function recordAsks(bridge: BridgeContext): { stop(): void; flush(): Promise<void> } {
+export function recordAsks(bridge: { asks: Pick<Asks, 'onRecord'>; inbox: Pick<Inbox, 'add'>; log: Logger }): {
+  stop(): void;
+  flush(): Promise<void>;
+} {
   const writing = new Set<Promise<unknown>>();
   const stop = bridge.asks.onRecord((record: AskRecord) => {
     const write = bridge.inbox

@@ -1,9 +1,17 @@
 import type { DeliveryChannel, Message } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
-import type { MessageDraft } from './inbox.js';
+import type { AgentRegistry } from '../agents/registry.js';
+import type { Logger } from '../log.js';
+import type { Inbox, MessageDraft } from './inbox.js';
 
 /** how long a channel notification may take before the message is left to the inbox */
 const CHANNEL_TIMEOUT_MS = 5000;
+
+/** What a delivery uses: the inbox it journals in first, the agents' live channels, the log of a failed one. */
+export interface DeliveryServices {
+  inbox: Pick<Inbox, 'add' | 'markDelivered'>;
+  agents: Pick<AgentRegistry, 'get'>;
+  log: Logger;
+}
 
 export interface Delivery {
   agentId: string;
@@ -20,7 +28,7 @@ export interface Delivery {
  *   `delivered` when the client answers, and stays pending (so the inbox notice still shows it) if it fails;
  * - otherwise it waits in the inbox, announced by the notice on the agent's next tool result.
  */
-export async function deliver(bridge: BridgeContext, agentId: string, draft: MessageDraft): Promise<Delivery> {
+export async function deliver(bridge: DeliveryServices, agentId: string, draft: MessageDraft): Promise<Delivery> {
   const message = await bridge.inbox.add(agentId, draft);
   const agent = bridge.agents.get(agentId);
   const links = agent ? [...agent.links.values()] : [];
@@ -47,7 +55,7 @@ export async function deliver(bridge: BridgeContext, agentId: string, draft: Mes
 }
 
 async function sampleInBackground(
-  bridge: BridgeContext,
+  bridge: DeliveryServices,
   sampling: (message: Message) => Promise<void>,
   message: Message,
 ): Promise<void> {

@@ -1,7 +1,18 @@
 import { SubscribableEvent, type Json } from '../protocol/index.js';
-import type { PageEventKind } from '../agents/registry.js';
-import type { BridgeContext } from '../context.js';
-import type { PageEvent } from '../pages/events.js';
+import type { AgentRegistry, PageEventKind } from '../agents/registry.js';
+import type { Logger } from '../log.js';
+import type { PageEvent, PageEventBus } from '../pages/events.js';
+import type { PageRegistry } from '../pages/registry.js';
+import type { Inbox } from './inbox.js';
+
+/** What page events pass through on their way to an agent's inbox. */
+export interface PageEventSources {
+  pageEvents: Pick<PageEventBus, 'on' | 'drop'>;
+  pages: Pick<PageRegistry, 'get' | 'isOperable'>;
+  agents: Pick<AgentRegistry, 'all' | 'isOnline'>;
+  inbox: Pick<Inbox, 'add' | 'unread'>;
+  log: Logger;
+}
 
 /** Entries gathered this long become one inbox message per (agent, page, kind). */
 export const PAGE_EVENT_BATCH_MS = 1000;
@@ -28,7 +39,7 @@ interface Batch {
  * requests (the full streams stay in page_logs / page_network), gathered into one message per second per page and
  * kind, and held back while an agent already has many unread messages. Only online agents get them.
  */
-export function subscribePageEvents(bridge: BridgeContext): () => void {
+export function subscribePageEvents(bridge: PageEventSources): () => void {
   const batches = new Map<string, Batch>();
   const flush = (key: string) => {
     const batch = batches.get(key);

@@ -1,9 +1,10 @@
 import { MAX_IMAGES_BODY_BYTES, MessagesQuery, PushBody, type PushAnswer } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
+import type { AgentRegistry } from '../agents/registry.js';
 import { DEFAULT_BODY_LIMIT, readBody, readQuery } from '../http/body.js';
 import type { RouteSetup } from '../http/zones.js';
 import { Conflict, NotFound, Unavailable } from '../errors.js';
 import { deliver } from './delivery.js';
+import type { Inbox } from './inbox.js';
 
 /** The human's side of the inbox (README "HTTP surface"): push, history, status (mounted in the window zone). */
 export const inboxRoutes: RouteSetup = (router, bridge) => {
@@ -51,7 +52,10 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
  * "all" means every agent the bridge knows now (online, or offline within the TTL); a named agent must be known
  * to the registry or have an inbox, so a typo is not silently stored for nobody.
  */
-function pushTargets(bridge: BridgeContext, to: string): string[] {
+function pushTargets(
+  bridge: { agents: Pick<AgentRegistry, 'all'>; inbox: Pick<Inbox, 'agentIds'> },
+  to: string,
+): string[] {
   const known = bridge.agents.all().map((a) => a.agentId);
   if (to === 'all') {
     if (!known.length) {

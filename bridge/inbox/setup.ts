@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import type { BridgeContext } from '../context.js';
+import type { AgentRegistry } from '../agents/registry.js';
 import type { Logger } from '../log.js';
+import type { HumanHub } from '../window/hub.js';
 import { broadcastAgents } from '../window/state.js';
+import type { WindowFeed } from '../window/feed.js';
 import { Inbox } from './inbox.js';
 import { Journal } from './journal.js';
-import { subscribePageEvents } from './page-events.js';
+import { subscribePageEvents, type PageEventSources } from './page-events.js';
 
 /** Opens the journal under `<appDir>/sessions` and replays it into a fresh inbox (call before listening). */
 export function openInbox(options: { appDir: string; version: string; log: Logger; now?: () => Date }): Inbox {
@@ -20,7 +22,14 @@ export function openInbox(options: { appDir: string; version: string; log: Logge
 }
 
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */
-export function watchInbox(bridge: BridgeContext): () => void {
+export function watchInbox(
+  bridge: PageEventSources & {
+    inbox: Pick<Inbox, 'onEvent'>;
+    hub: Pick<HumanHub, 'broadcast'>;
+    agents: Pick<AgentRegistry, 'get'>;
+    windowFeed: Pick<WindowFeed, 'agentsChanged'>;
+  },
+): () => void {
   const off = bridge.inbox.onEvent((event) => {
     if (event.type === 'renamed') {
       // the window merges messages by id: the moved ones now read under their new agent

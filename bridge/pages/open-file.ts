@@ -2,7 +2,10 @@ import { execFile } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import type { OpenFilePayload } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
+import type { BridgeConfig } from '../config.js';
+import type { Logger } from '../log.js';
+import type { PageEventBus } from './events.js';
+import type { PageRegistry } from './registry.js';
 
 /**
  * open_file: Alt+click on a page element opens its source in the editor. The command (AITI_OPEN_CMD, default
@@ -148,7 +151,15 @@ export async function openFile(
 }
 
 /** Listens for open_file events of operable pages and opens them. */
-export function watchOpenFile(bridge: BridgeContext, run: Runner = runWithoutShell): void {
+export function watchOpenFile(
+  bridge: {
+    config: Pick<BridgeConfig, 'openCmd' | 'projectRoot'>;
+    pages: Pick<PageRegistry, 'get' | 'isOperable'>;
+    pageEvents: Pick<PageEventBus, 'on' | 'drop'>;
+    log: Logger;
+  },
+  run: Runner = runWithoutShell,
+): void {
   bridge.pageEvents.on((event) => {
     if (event.type !== 'open_file') return;
     const page = bridge.pages.get(event.pageId);

@@ -2,7 +2,13 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { ZodError } from 'zod';
-import type { BridgeContext } from '../context.js';
+import type { BridgeConfig } from '../config.js';
+import type { LimitCounters } from '../limits.js';
+import type { Logger } from '../log.js';
+import type { Tarpit } from '../http/tarpit.js';
+import type { OriginRate } from './origin-rate.js';
+import type { PageRegistry } from './registry.js';
+import type { PageRequests } from './requests.js';
 import { Forbidden, NotFound, RateLimited } from '../errors.js';
 import { MAIN_FRAME, ResultBody, ResultSocketQuery } from '../protocol/index.js';
 import { answerFor } from '../http/errors.js';
@@ -29,6 +35,17 @@ const CLOSE = { normal: 1000, going: 1001, unsupported: 1003, invalid: 1007, pol
  * budget again, and may only answer a request that was sent to this page. A socket that breaks a rule is closed
  * with the reason; the page agent posts its results instead.
  */
+/** The page zone's services the socket checks and answers with, as `POST /bridge/result` does. */
+export interface ResultSocketServices {
+  config: Pick<BridgeConfig, 'allowedHosts'>;
+  pages: Pick<PageRegistry, 'onChange' | 'authorize' | 'isOperable' | 'get' | 'touch'>;
+  requests: Pick<PageRequests, 'resolve'>;
+  pageRate: Pick<OriginRate, 'take'>;
+  limits: Pick<LimitCounters, 'limits' | 'refused'>;
+  tarpit: Pick<Tarpit, 'hold'>;
+  log: Logger;
+}
+
 export class ResultSockets {
   private server?: Promise<WebSocketServer>;
   /** one socket per page frame: a new one replaces the old */
@@ -36,7 +53,7 @@ export class ResultSockets {
   private readonly stopWatching: () => void;
   private readonly checkHost: (host: string) => void;
 
-  constructor(private readonly bridge: BridgeContext) {
+  constructor(private readonly bridge: ResultSocketServices) {
     this.checkHost = hostCheck(bridge.config.allowedHosts);
     // a frame whose command stream closed has no requests left to answer
     this.stopWatching = bridge.pages.onChange((change) => {

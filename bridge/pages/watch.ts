@@ -1,8 +1,18 @@
 import type { LogEntry, NetworkEntry, PageErrorEntry } from '../protocol/index.js';
-import type { BridgeContext } from '../context.js';
+import type { PageBuffers } from './buffers.js';
+import type { PageEventBus } from './events.js';
+import type { PageRegistry } from './registry.js';
+import type { PageRequests } from './requests.js';
 
 /** Keeps the ring buffers filled from page events and tells the window when pages come and go. */
-export function watchPages(bridge: BridgeContext): void {
+export function watchPages(bridge: {
+  buffers: PageBuffers;
+  pageEvents: Pick<PageEventBus, 'on'>;
+  pages: Pick<PageRegistry, 'onChange'>;
+  requests: Pick<PageRequests, 'noteDeparture'>;
+  /** the window's coalesced feed (bridge/window/feed.ts), which sits above the pages */
+  windowFeed: { pageChanged(pageId: string): void };
+}): void {
   const { buffers } = bridge;
   bridge.pageEvents.on((event) => {
     if (event.type === 'navigate' && !event.frameId) {
