@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import { allowedImports } from './scripts/eslint-allowed-imports.js';
 
 const nodeModules = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'net', 'crypto', 'stream', 'url'];
 const noNode = {
@@ -7,9 +8,172 @@ const noNode = {
   paths: [{ name: 'electron', message: 'only electron/ may import electron' }],
 };
 
-const electronPath = { name: 'electron', message: 'bridge/ runs headless: it must never import electron' };
-const edgeMessage =
-  'the domain (asks, inbox, pages, agents, window) must not import the edges (mcp/, http/): give it a port or a domain error (bridge/errors.ts) instead';
+// What each part of bridge/ may import (docs/ARCHITECTURE.md "The import rule"), checked by
+// scripts/eslint-allowed-imports.js. Entries: `bridge/x/` a folder, `bridge/x.ts` a file, `pkg` a package,
+// `pkg/*` or `node:*` a prefix. Later rows override earlier ones for the files they name, so a file-level row
+// (zod-names.ts, a routes.ts) comes after its folder's. Nothing here names `electron`: bridge/ runs headless.
+const protocol = 'bridge/protocol/';
+/** the root files everything may use: errors, ports, limits, the logger, config */
+const kernel = [
+  'bridge/config.ts',
+  'bridge/errors.ts',
+  'bridge/event-stream.ts',
+  'bridge/limits.ts',
+  'bridge/log.ts',
+  'bridge/loopback.ts',
+  'bridge/token.ts',
+  'bridge/version.ts',
+];
+const domainWhy =
+  'the domain never reaches into the edges that serve it (mcp/, http/) or into a folder above it; give it a port or a domain error (bridge/errors.ts) instead';
+/** a capability's routes.ts (or <name>-routes.ts) is its HTTP edge, mounted in a trust zone by bridge/routes.ts */
+const routeEdge = ['bridge/http/', 'koa', '@koa/router', 'ws', 'zod'];
+const domain = (folder, below, extra = []) => [
+  { files: [`${folder}**/*.ts`], allow: [folder, ...below, protocol, ...kernel, 'node:*', ...extra], why: domainWhy },
+  {
+    files: [`${folder}routes.ts`, `${folder}*-routes.ts`],
+    allow: [folder, ...below, protocol, ...kernel, 'node:*', ...extra, ...routeEdge],
+    why: "a capability's routes are its HTTP edge: the HTTP helpers, never mcp/",
+  },
+];
+const importRules = [
+  {
+    // first, so that a new folder is refused until it has a row of its own
+    files: ['bridge/**/*.ts'],
+    allow: [],
+    why: 'every folder of bridge/ names what it may import; this one has no row in eslint.config.js yet',
+  },
+  {
+    files: ['bridge/protocol/**/*.ts'],
+    allow: [protocol, 'zod'],
+    why: 'the wire contract runs in Node, in the page and in the window alike: zod and nothing else',
+  },
+  {
+    files: ['bridge/page-agent/**/*.ts'],
+    allow: ['bridge/page-agent/', protocol, 'modern-screenshot'],
+    why: "the page agent runs in the page's tab: the DOM and the wire contract, no Node, no bridge internals",
+  },
+  {
+    files: ['bridge/page-agent/zod-names.ts'],
+    allow: ['zod/v4'],
+    why: 'only zod-names.ts picks the zod builders the page bundle carries (scripts/build.js checks them)',
+  },
+  ...domain('bridge/images/', []),
+  ...domain('bridge/agents/', []),
+  ...domain('bridge/pages/', []),
+  ...domain('bridge/window/', ['bridge/agents/', 'bridge/pages/'], ['zod']),
+  ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/pages/', 'bridge/window/']),
+  ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/pages/', 'bridge/window/']),
+  {
+    files: ['bridge/http/**/*.ts'],
+    allow: ['bridge/http/', protocol, ...kernel, 'bridge/context.ts', 'koa', '@koa/router', 'zod', 'node:*'],
+    why: 'the HTTP edge serves every capability through the context it is given, and knows no domain folder itself',
+  },
+  {
+    files: ['bridge/mcp/**/*.ts'],
+    allow: [
+      'bridge/mcp/',
+      'bridge/agents/',
+      'bridge/asks/',
+      'bridge/images/',
+      'bridge/inbox/',
+      'bridge/pages/',
+      'bridge/window/',
+      protocol,
+      ...kernel,
+      'bridge/context.ts',
+      '@modelcontextprotocol/sdk/*',
+      'zod',
+      'node:*',
+    ],
+    why: 'the MCP edge calls the domain; HTTP only in mcp/routes.ts, its mount in the mcp zone',
+  },
+  {
+    files: ['bridge/mcp/routes.ts'],
+    allow: [
+      'bridge/mcp/',
+      'bridge/agents/',
+      protocol,
+      ...kernel,
+      'bridge/context.ts',
+      'bridge/http/',
+      'koa',
+      '@koa/router',
+      '@modelcontextprotocol/sdk/*',
+      'zod',
+      'node:*',
+    ],
+    why: "mcp/routes.ts is the MCP endpoint's HTTP route",
+  },
+  {
+    files: ['bridge/shim/**/*.ts'],
+    allow: [
+      'bridge/shim/',
+      protocol,
+      'bridge/config.ts',
+      'bridge/log.ts',
+      'bridge/version.ts',
+      'bridge/mcp/tools/index.ts',
+      '@modelcontextprotocol/sdk/*',
+      'node:*',
+    ],
+    why: 'the stdio shim starts without the server: the tool registry (to check arguments) and nothing else of it',
+  },
+  {
+    files: ['bridge/register/**/*.ts'],
+    allow: ['bridge/register/', 'jsonc-parser', 'smol-toml', 'node:*'],
+    why: "--register-shim edits MCP clients' config files and needs nothing of the running bridge",
+  },
+  {
+    files: [...kernel, 'bridge/shutdown.ts', 'bridge/startup-error.ts'],
+    allow: [protocol, ...kernel, 'node:*'],
+    why: 'the shared root files are leaves every layer may use, so they import no layer',
+  },
+  {
+    files: ['bridge/bridge.ts', 'bridge/context.ts', 'bridge/routes.ts'],
+    allow: [
+      'bridge/agents/',
+      'bridge/asks/',
+      'bridge/http/',
+      'bridge/images/',
+      'bridge/inbox/',
+      'bridge/mcp/',
+      'bridge/pages/',
+      'bridge/window/',
+      protocol,
+      ...kernel,
+      'bridge/context.ts',
+      'bridge/routes.ts',
+      'bridge/shutdown.ts',
+      'bridge/startup-error.ts',
+      'node:*',
+    ],
+    why: 'the composition (createBridge, the zones, BridgeContext) wires the layers together, but never the page agent, the shim or the CLI',
+  },
+  {
+    files: ['bridge/index.ts'],
+    allow: ['bridge/bridge.ts', 'bridge/config.ts', 'bridge/startup-error.ts', protocol],
+    why: "the package's public API: createBridge, its config and the wire contract",
+  },
+  {
+    files: ['bridge/cli.ts'],
+    allow: [
+      'bridge/bridge.ts',
+      'bridge/config.ts',
+      'bridge/startup-error.ts',
+      'bridge/version.ts',
+      'bridge/shim/',
+      'bridge/register/',
+      'node:*',
+    ],
+    why: 'the aiti-bridge command picks one mode and loads only it',
+  },
+  {
+    files: ['bridge/vite-plugin.ts'],
+    allow: ['vite', 'node:*'],
+    why: "the Vite plugin runs in the app's dev server, apart from the bridge",
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
@@ -24,44 +188,13 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  { plugins: { aiti: { rules: { 'allowed-imports': allowedImports } } } },
+  ...importRules.map(({ files, allow, why }) => ({
+    files,
+    rules: { 'aiti/allowed-imports': ['error', { folder: files.join(', '), allow, why }] },
+  })),
   {
-    files: ['bridge/**/*.ts'],
-    ignores: ['bridge/page-agent/**', 'bridge/protocol/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [electronPath] }],
-    },
-  },
-  {
-    // The import direction (docs/ARCHITECTURE.md): protocol <- domain <- edges. The domain (pages, requests, inbox,
-    // asks, agents, the window hub) never reaches into the edges that serve it: MCP and HTTP plug into it.
-    files: ['bridge/{asks,inbox,pages,agents,window}/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronPath],
-          patterns: [{ group: ['**/mcp', '**/mcp/*'], message: edgeMessage }],
-        },
-      ],
-    },
-  },
-  {
-    // a capability's routes.ts (or <name>-routes.ts) is its HTTP edge, mounted in a trust zone (bridge/routes.ts): only it may use the
-    // HTTP helpers (body parsing, SSE); it still never imports mcp/
-    files: ['bridge/{asks,inbox,pages,agents,window}/**/*.ts'],
-    ignores: ['bridge/*/routes.ts', 'bridge/*/*-routes.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronPath],
-          patterns: [{ group: ['**/mcp', '**/mcp/*', '**/http', '**/http/*'], message: edgeMessage }],
-        },
-      ],
-    },
-  },
-  {
-    files: ['bridge/protocol/**/*.ts', 'bridge/page-agent/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    files: ['renderer/**/*.{ts,tsx}'],
     // the Vite config runs in Node at build time, not in the window
     ignores: ['renderer/vite.config.ts'],
     rules: { 'no-restricted-imports': ['error', noNode] },
