@@ -158,7 +158,6 @@ function typeOf(schema: JsonSchema): string {
 
 function annotationsOf(tool: ToolDefinition): string {
   const a = tool.annotations;
-  if (!a) return '';
   const said = [
     a.readOnlyHint ? 'read-only' : undefined,
     a.destructiveHint ? 'destructive' : undefined,

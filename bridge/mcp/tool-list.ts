@@ -24,7 +24,7 @@ function convert(tools: readonly ToolDefinition[]): Tool[] {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(tool.inputSchema, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    annotations: tool.annotations,
     // calls answer directly; the experimental MCP tasks are not offered (the McpServer said the same)
     execution: { taskSupport: 'forbidden' },
   }));

@@ -66,7 +66,8 @@ export interface ToolDefinition<N extends string = string, S extends z.ZodObject
   description: string;
   /** the schema of this tool and no other (see ToolInputSchema) */
   inputSchema: ToolInputSchema<NoInfer<N>, S>;
-  annotations?: ToolAnnotations;
+  /** what a client may assume (MCP tool annotations); every tool says whether it only reads and reaches a page */
+  annotations: ToolAnnotations & Required<Pick<ToolAnnotations, 'readOnlyHint' | 'openWorldHint'>>;
   handle(args: z.infer<S>, call: ToolCall): Promise<ToolResult>;
 }
 
