@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // type tests (*.test-d.ts: contracts only tsc can check) run through tsc in the same run, and fail it
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'test/tsconfig.types.json' },
     // bin/aiti-bridge.js runs dist/: rebuild it first when a bridge source is newer
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,

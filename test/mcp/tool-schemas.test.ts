@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { runPageCommand } from '../../bridge/mcp/page-command.js';
-import { defineTool, ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
+import { ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
 import { TOOLS } from '../../bridge/mcp/tools/index.js';
-import { pageLogs } from '../../bridge/mcp/tools/page-logs.js';
-import { pageNetwork } from '../../bridge/mcp/tools/page-network.js';
 import { PageCommands, type Json, type PageCommandName } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
@@ -22,27 +19,7 @@ const PAGE_HALVES: Record<string, PageCommandName> = {
 /** Tool arguments that deliberately differ from the command's (the ask's countdown is not the picker's). */
 const OWN_ARGS = new Set(['pageId', 'frameId', 'timeoutMs', 'wait']);
 
-describe('tool schemas live with their tools', () => {
-  it("a tool cannot be given another tool's schema (checked by tsc -p test)", () => {
-    const mismatched = () =>
-      defineTool({
-        name: 'page_logs',
-        title: 'wrong',
-        description: 'a tool pointing at the schema of another tool',
-        // @ts-expect-error: page_network's schema is not page_logs' schema; defineTool must refuse the pair
-        inputSchema: pageNetwork.inputSchema,
-        handle: async () => ({ structured: {} }),
-      });
-    expect(typeof mismatched).toBe('function');
-    expect(pageLogs.inputSchema).not.toBe(pageNetwork.inputSchema);
-  });
-
-  it('every tool in the registry has a unique name and an object schema', () => {
-    const names = TOOLS.map((t) => t.name);
-    expect(new Set(names).size).toBe(names.length);
-    for (const tool of TOOLS) expect(tool.inputSchema, tool.name).toBeInstanceOf(z.ZodObject);
-  });
-
+describe('tool schemas live with their tools (the type refusals are in tool-schemas.test-d.ts)', () => {
   it("a dedicated tool's arguments are its page command's own schemas, so limits cannot drift", () => {
     for (const [toolName, cmd] of Object.entries(PAGE_HALVES)) {
       const tool = TOOLS.find((t) => t.name === toolName);
