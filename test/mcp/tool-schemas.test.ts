@@ -2,32 +2,46 @@ import { describe, expect, it } from 'vitest';
 import { runPageCommand } from '../../bridge/mcp/page-command.js';
 import { ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
 import { TOOLS } from '../../bridge/mcp/tools/index.js';
-import { PageCommands, type Json, type PageCommandName } from '../../bridge/protocol/index.js';
+import {
+  PAGE_COMMAND_NAMES,
+  PageCommands,
+  pageCommand,
+  type Json,
+  type PageCommandName,
+} from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { openWindow } from '../helpers/window.js';
 
-/** The dedicated tools that run one page command, and that command. */
-const PAGE_HALVES: Record<string, PageCommandName> = {
-  user_pick_element: 'User.pick',
-  user_notify: 'User.notify',
-  form_fill: 'UI.fill',
-  self_ui: 'UI.scan',
-  page_snapshot: 'Snapshot.take',
-};
+/** The dedicated tools that run a page command, and their (first) command, from the command descriptors. */
+const PAGE_HALVES = new Map<string, PageCommandName>();
+for (const name of PAGE_COMMAND_NAMES) {
+  const { tool } = pageCommand(name);
+  if (tool !== 'page_exec' && !PAGE_HALVES.has(tool)) PAGE_HALVES.set(tool, name);
+}
 /** Tool arguments that deliberately differ from the command's (the ask's countdown is not the picker's). */
 const OWN_ARGS = new Set(['pageId', 'frameId', 'timeoutMs', 'wait']);
 
 describe('tool schemas live with their tools (the type refusals are in tool-schemas.test-d.ts)', () => {
   it("a dedicated tool's arguments are its page command's own schemas, so limits cannot drift", () => {
-    for (const [toolName, cmd] of Object.entries(PAGE_HALVES)) {
+    expect([...PAGE_HALVES.keys()].sort()).toEqual([
+      'form_fill',
+      'page_snapshot',
+      'self_ui',
+      'user_notify',
+      'user_pick_element',
+    ]);
+    for (const [toolName, cmd] of PAGE_HALVES) {
       const tool = TOOLS.find((t) => t.name === toolName);
       const toolShape: Record<string, unknown> = tool?.inputSchema.shape ?? {};
       const commandShape: Record<string, unknown> = PageCommands[cmd].shape;
       for (const [key, schema] of Object.entries(toolShape)) {
         if (OWN_ARGS.has(key)) continue;
         expect(schema, `${toolName}.${key} is ${cmd}.${key}`).toBe(commandShape[key]);
+      }
+      for (const key of Object.keys(commandShape)) {
+        if (key !== 'settleMs') expect(toolShape, `${toolName} takes ${cmd}'s ${key}`).toHaveProperty(key);
       }
     }
   });
