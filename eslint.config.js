@@ -194,6 +194,21 @@ export default tseslint.config(
     rules: { 'aiti/allowed-imports': ['error', { folder: files.join(', '), allow, why }] },
   })),
   {
+    // the page build sees which zod builders a page-side file uses, and fails on one the bundle lacks, only through
+    // a namespace import (scripts/page-bundle.js): `import { z }` would hide them
+    files: ['bridge/protocol/**/*.ts', 'bridge/page-agent/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier",
+          message:
+            "write `import * as z from 'zod'`: the page build then checks that zod-names.ts exports every builder used",
+        },
+      ],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     // the Vite config runs in Node at build time, not in the window
     ignores: ['renderer/vite.config.ts'],

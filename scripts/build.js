@@ -38,37 +38,16 @@ const steps = {
   },
   // type declarations for the published package (exports "." and "./vite"), next to the JavaScript
   types: () => run(process.execPath, [tsc, '-p', 'bridge/tsconfig.build.json']),
-  // The page agent: one minified IIFE served at /aiti/page.js (zod and modern-screenshot bundled in).
+  // The page agent: one minified IIFE served at /aiti/page.js (zod and modern-screenshot bundled in; scripts/page-bundle.js).
   page: async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('../bridge/page-agent/index.ts', import.meta.url))],
-      outfile: fileURLToPath(new URL('../dist/page/page.js', import.meta.url)),
-      bundle: true,
-      format: 'iife',
-      minify: true,
-      target: 'es2020',
-      platform: 'browser',
-      legalComments: 'none',
-      write: false,
-      logLevel: 'warning',
-      plugins: [
-        {
-          name: 'zod-lite',
-          setup(b) {
-            const lite = fileURLToPath(new URL('../bridge/page-agent/zod-lite.ts', import.meta.url));
-            b.onResolve({ filter: /^zod$/ }, () => ({ path: lite }));
-          },
-        },
-      ],
-    });
+    const { bundlePage } = await import('./page-bundle.js');
+    const contents = await bundlePage();
     // written whole and renamed, so a test or a running bridge never serves half a file
-    const [out] = result.outputFiles;
     const file = fileURLToPath(new URL('../dist/page/page.js', import.meta.url));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(`${file}.${process.pid}.tmp`, out.contents);
+    writeFileSync(`${file}.${process.pid}.tmp`, contents);
     renameSync(`${file}.${process.pid}.tmp`, file);
-    console.error(`build: page agent dist/page/page.js is ${(out.contents.length / 1024).toFixed(1)} KiB`);
+    console.error(`build: page agent dist/page/page.js is ${(contents.length / 1024).toFixed(1)} KiB`);
   },
   // the human window (dist/renderer), served by the bridge at /aiti/ui/ and loaded by the desktop app
   renderer: () => {
@@ -128,6 +107,11 @@ const only = process.argv.slice(2);
 for (const [name, step] of Object.entries(steps)) {
   if (only.length && !only.includes(name)) continue;
   const started = Date.now();
-  await step();
+  try {
+    await step();
+  } catch (error) {
+    console.error(`build: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   console.error(`build: ${name} in ${Date.now() - started} ms`);
 }

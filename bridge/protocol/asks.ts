@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentId, AskId, IsoTime, JsonValue, PageId } from './common.js';
 import { ImageRef, ImageUploads } from './images.js';
 

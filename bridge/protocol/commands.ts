@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FrameId } from './common.js';
 import { strictArgs } from './strict.js';
 

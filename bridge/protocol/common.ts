@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An ISO-8601 timestamp as sent on the wire. */
 export const IsoTime = z.string().min(1).describe('ISO-8601 timestamp');

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Turns a zod failure into one line a person can act on: `field "to": expected string, got number`. */
 export function describeZodError(error: z.ZodError): { message: string; field?: string } {

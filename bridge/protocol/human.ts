@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentId, IsoTime, MsgId, PageId } from './common.js';
 import { AskUpdate, AskView } from './asks.js';
 import { InboxCounts, Message, MessageStatus } from './inbox.js';

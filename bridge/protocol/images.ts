@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Images the human pastes or drops into an answer or a push (README "The window"). */
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentId, IsoTime, JsonValue, MsgId } from './common.js';
 import { ImageRef, ImageUploads } from './images.js';
 

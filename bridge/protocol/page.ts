@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FrameId, IsoTime, JsonValue, PageId, RequestId } from './common.js';
 
 /** Page-side wire shapes (README "HTTP surface", page side). */

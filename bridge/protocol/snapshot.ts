@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FrameId } from './common.js';
 
 /** Result shapes of the page halves of page_snapshot, self_ui, form_fill and user_pick_element. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Arguments objects (tool inputs, page command args) are strict: a key the schema does not know is an error that

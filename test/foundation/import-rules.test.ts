@@ -6,9 +6,9 @@ const root = new URL('../../', import.meta.url);
 const eslint = new ESLint({ cwd: root.pathname });
 
 /** What lint says about `source` as if it were the file at `path` (repository-relative). */
-async function refusals(path: string, source: string): Promise<string[]> {
+async function refusals(path: string, source: string, rule = 'aiti/allowed-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: new URL(path, root).pathname });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'aiti/allowed-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('the import allow-lists (eslint.config.js)', () => {
@@ -41,6 +41,14 @@ describe('the import allow-lists (eslint.config.js)', () => {
     expect(await refusals('bridge/inbox/inbox.ts', "import { app } from 'electron';\n")).toHaveLength(1);
     expect(await refusals('bridge/inbox/inbox.ts', "import { readBody } from '../http/body.js';\n")).toHaveLength(1);
     expect(await refusals('bridge/inbox/routes.ts', "import { readBody } from '../http/body.js';\n")).toEqual([]);
+  });
+
+  it('make page-side files import zod as a namespace, which is how the page build checks each builder', async () => {
+    const named = await refusals('bridge/protocol/common.ts', "import { z } from 'zod';\n", 'no-restricted-syntax');
+    expect(named[0]).toContain("import * as z from 'zod'");
+    expect(await refusals('bridge/protocol/common.ts', "import * as z from 'zod';\n", 'no-restricted-syntax')).toEqual(
+      [],
+    );
   });
 
   it('refuse every import of a folder that has no allow-list yet', async () => {
