@@ -1,9 +1,13 @@
 import type { Json } from '../protocol/index.js';
+import { BridgeError } from '../errors.js';
 import type { Page } from '../pages/registry.js';
+import { PageCommandError } from '../pages/requests.js';
 import { asObject, PAGE_MARGIN_MS, runPageCommand } from './page-command.js';
-import type { ToolCall } from './tool.js';
+import { ToolError, type ToolCall } from './tool.js';
 
 const WAIT_MS = 10_000;
+/** page_exec's argument that asked for the wait */
+const WAIT_FIELD = 'args.waitFor';
 
 /**
  * `Page.reload` / `Page.navigate` with `waitFor`: the navigation answers when the new document's agent connects,
@@ -27,10 +31,21 @@ export async function waitAfterNavigation(call: ToolCall, page: Page, args: Json
     'Page.waitFor',
     { ...query, timeoutMs: WAIT_MS },
     { timeoutMs: WAIT_MS + PAGE_MARGIN_MS },
-  ).catch((error: Error) => {
-    throw new Error(
-      `${error.message.replace(/^Page\.waitFor: /, '')} after the navigation (the new document has loaded: take a page_snapshot to see what it shows)`,
-    );
+  ).catch((error: unknown) => {
+    throw waitFailed(error);
   });
   return { ...answer, waited };
+}
+
+/**
+ * The wait's failure, told as one after the navigation. A failure of the page or of the arguments stays the
+ * bridge's own error (the dispatcher answers it as the agent's to fix, not as a bug) and names `args.waitFor`,
+ * the argument that asked for the wait; anything else (the call was cancelled) goes on as it was.
+ */
+function waitFailed(error: unknown): unknown {
+  if (!(error instanceof BridgeError)) return error;
+  const message = `${error.message.replace(/^Page\.waitFor:? /, '')} after the navigation (the new document has loaded: take a page_snapshot to see what it shows)`;
+  return error instanceof PageCommandError
+    ? new PageCommandError(message, WAIT_FIELD)
+    : new ToolError(message, WAIT_FIELD);
 }
