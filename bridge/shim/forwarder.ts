@@ -8,7 +8,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './jsonrpc.js';
-import { initializeResult, type ServerSnapshot } from './snapshot.js';
+import { initializeResult, type ServerSnapshot } from './tools-json.js';
 
 /** Where the shim's own messages to the client go (the stdio channel). */
 export interface ClientSide {

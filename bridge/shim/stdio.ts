@@ -1,7 +1,7 @@
 import { createLogger } from '../log.js';
 import { bridgeTarget } from './connection.js';
 import { ShimForwarder } from './forwarder.js';
-import { loadSnapshot } from './snapshot.js';
+import { loadSnapshot } from './tools-json.js';
 import { StdioChannel } from './stdio-channel.js';
 
 /**
