@@ -190,7 +190,7 @@ export class Inbox {
     return () => this.listeners.delete(listener);
   }
 
-  /** Adds a pending message for the agent; resolves once it is durable. The asks engineer's async answers use this. */
+  /** Adds a pending message for the agent (a push, an async answer, a page event); resolves once it is durable. */
   async add(agentId: string, draft: MessageDraft, status: MessageStatus = 'pending'): Promise<Message> {
     const body: MessageBody = {
       ...(draft.text !== undefined ? { text: draft.text } : {}),

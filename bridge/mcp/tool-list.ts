@@ -3,8 +3,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from './tool.js';
 
 /**
- * The tools/list entries of the registry. The JSON Schema is made the way the SDK's McpServer made it (zod's
- * own converter, draft-7, the input side of each schema), so clients see the same schemas as before.
+ * The tools/list entries of the registry. The JSON Schema is made the way the SDK's McpServer makes it (zod's
+ * own converter, draft-7, the input side of each schema), so clients see the schemas they expect from an MCP server.
  */
 export function listedTools(tools: readonly ToolDefinition[]): Tool[] {
   // converted once per registry, not per server: a stateless call makes a server for each request

@@ -23,7 +23,7 @@ export interface SocketSession {
 /**
  * The fast path for command results (bridge/pages/result-socket-routes.ts): a WebSocket, opened on the first command
  * of a session, that carries each result as one message. Until it is open, and when it cannot open at all (a
- * CSP without ws:, a proxy), results go by `POST /bridge/result` as before.
+ * CSP without ws:, a proxy), results go by `POST /bridge/result`.
  *
  * A message on a socket has no answer, so a document that unloads right after sending could lose it: the last
  * second of messages is kept, and goes again as keepalive POSTs on `pagehide` or when the socket drops. The

@@ -43,7 +43,7 @@ function render(args: unknown[]): string {
   return [text, ...rest.slice(i).map(format)].join(' ');
 }
 
-/** Every console call, all levels, with a stack for errors; the page still sees its own console as before. */
+/** Every console call, all levels, with a stack for errors; the page's own console still shows every call. */
 export function watchConsole(batcher: Batcher, root?: string): void {
   const target = console as unknown as Record<string, (...args: unknown[]) => void>;
   const patch = (method: string, level: LogEntry['level']) => {
