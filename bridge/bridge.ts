@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { defaultConfig, type BridgeConfig } from './config.js';
 import type { BridgeContext } from './context.js';
 import { createApp } from './http/app.js';
+import { reachFromElsewhere } from './http/peer.js';
+import { isLoopbackHostname } from './loopback.js';
 import { HumanHub } from './window/hub.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
 import { agentRows, broadcastAgents, composeState } from './window/state.js';
@@ -110,6 +112,10 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, url];
+  if (!isLoopbackHostname(config.host))
+    log.warn(
+      `listening on ${config.host}, but only programs on this machine are served (other machines get 403, whatever their headers say); ${reachFromElsewhere(port)}`,
+    );
 
   let closing: Promise<void> | undefined;
   return {

@@ -119,7 +119,7 @@ export const OPTIONS: Option[] = [
     key: 'host',
     kind: 'string',
     parse: PARSERS.string,
-    help: 'listen address (default 127.0.0.1)',
+    help: 'listen address (default 127.0.0.1); whatever it is, only programs on this machine are served: other machines get 403 (reach the bridge from elsewhere through an SSH tunnel)',
   },
   {
     flag: '--data-dir',
@@ -159,7 +159,7 @@ export const OPTIONS: Option[] = [
     key: 'allowedHosts',
     kind: 'list',
     parse: PARSERS.list,
-    help: 'comma-separated Host names accepted besides loopback (for --host on a LAN address)',
+    help: 'comma-separated Host names accepted besides loopback (local names that resolve to this machine, e.g. myapp.test)',
   },
   {
     flag: '--refuse-legacy',

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { BridgeContext } from '../context.js';
 import { errorResponder, HttpError } from './errors.js';
 import { hostGuard } from './guard.js';
+import { peerGuard } from './peer.js';
 import { streamsByRole, type Zones } from './zones.js';
 
 const PREFIX = '/aiti';
@@ -9,7 +10,10 @@ const PREFIX = '/aiti';
 /** The order zones are tried in; a path lives in one zone only, so the order never decides who answers. */
 const ZONE_ORDER = ['open', 'page', 'window', 'mcp'] as const;
 
-/** The Koa app: error answers, the Host check, the /aiti prefix, then the zone routers and nothing else. */
+/**
+ * The Koa app: error answers, the peer check (loopback peers only, no proxies), the Host check, the /aiti prefix,
+ * then the zone routers and nothing else.
+ */
 export function createApp(bridge: BridgeContext, zones: Zones): Koa {
   const app = new Koa();
   app.silent = true;
@@ -19,6 +23,7 @@ export function createApp(bridge: BridgeContext, zones: Zones): Koa {
   });
 
   app.use(errorResponder(bridge.log));
+  app.use(peerGuard());
   // readJson finds the JSON depth limit (and counts its refusals) here
   app.use(async (ctx, next) => {
     ctx.state.limits = bridge.limits;

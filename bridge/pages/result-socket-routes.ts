@@ -13,6 +13,7 @@ import { Forbidden, NotFound, RateLimited } from '../errors.js';
 import { MAIN_FRAME, ResultBody, ResultSocketQuery } from '../protocol/index.js';
 import { answerFor } from '../http/errors.js';
 import { hostCheck } from '../http/guard.js';
+import { checkPeer } from '../http/peer.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { nestsDeeperThan } from '../http/json-depth.js';
 
@@ -100,6 +101,7 @@ export class ResultSockets {
 
   private admit(req: IncomingMessage, url: URL): Admitted {
     const { bridge } = this;
+    checkPeer(req);
     this.checkHost(req.headers.host ?? '');
     const origin = req.headers.origin || undefined;
     bridge.pageRate.take(origin);

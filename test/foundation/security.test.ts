@@ -43,6 +43,16 @@ describe('trust boundaries', () => {
     expect((await rawGet(`${bridge.url}/bridge/health`, { host: `localhost:${bridge.port}` })).status).toBe(200);
   });
 
+  it('refuses a Host that only starts like a loopback address (127.0.0.1.evil.example resolves anywhere)', async () => {
+    const bridge = await startBridge();
+    for (const host of ['127.0.0.1.evil.example', `127.0.0.1.evil.example:${bridge.port}`, '127.0.0.1x']) {
+      const res = await rawGet(`${bridge.url}/bridge/health`, { host });
+      expect(res.status, host).toBe(403);
+      expect(JSON.parse(res.body)).toMatchObject({ error: expect.stringContaining(`Host "${host}" is not allowed`) });
+    }
+    expect((await rawGet(`${bridge.url}/bridge/health`, { host: `127.3.4.5:${bridge.port}` })).status).toBe(200);
+  });
+
   it('accepts an extra host given with --allowed-hosts', async () => {
     const bridge = await startBridge({ allowedHosts: ['devbox.lan'] });
     expect((await rawGet(`${bridge.url}/bridge/health`, { host: 'devbox.lan:8777' })).status).toBe(200);
@@ -60,6 +70,19 @@ describe('trust boundaries', () => {
     });
     const own = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token, headers: { origin: bridge.url } });
     expect(own.status).toBe(200);
+  });
+
+  it('refuses Origin: null (a sandboxed iframe, a file: page) on window routes and on MCP, even with the token', async () => {
+    const bridge = await startBridge();
+    const window = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token, headers: { origin: 'null' } });
+    expect(window.status).toBe(403);
+    expect(window.body).toMatchObject({ error: expect.stringContaining('browser origin "null" may not call') });
+    const mcp = await http(`${bridge.url}/mcp/mcp`, {
+      headers: { origin: 'null', accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bridge_status', arguments: {} } },
+    });
+    expect(mcp.status).toBe(403);
+    expect(JSON.stringify(mcp.body)).not.toContain('pages');
   });
 
   it('allows an origin given with --allowed-origins', async () => {
