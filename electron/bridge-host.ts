@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBridge, StartupError, type Bridge } from '../bridge/bridge.js';
 import type { BridgeConfig } from '../bridge/config.js';
-import { HealthAnswer, TokenProofAnswer } from '../bridge/protocol/human.js';
-import { sameSecret, tokenProof } from '../bridge/token.js';
+import { HealthAnswer } from '../bridge/protocol/human.js';
+import { impostorText, provePeer } from '../bridge/prove-peer.js';
 
 /** The bridge the window talks to: our own, in this process, or another one already listening on the port. */
 export type BridgeHost =
@@ -43,15 +42,23 @@ export async function probeBridge(url: string, timeoutMs = 2000): Promise<string
  * and its port. Whatever else answers /bridge/health on the port (another user's process) never gets the token.
  */
 export async function holdsToken(url: string, token: string, timeoutMs = 2000): Promise<boolean> {
-  const nonce = randomBytes(24).toString('base64url');
-  try {
-    const res = await fetch(`${url}/bridge/token-proof?nonce=${nonce}`, { signal: AbortSignal.timeout(timeoutMs) });
-    const answer = TokenProofAnswer.safeParse(await res.json());
-    const port = Number(new URL(url).port || 80);
-    return answer.success && sameSecret(answer.data.proof, tokenProof(token, nonce, port));
-  } catch {
-    return false;
-  }
+  return (await provePeer({ url: new URL(url) }, token, 'human', timeoutMs)).kind === 'proven';
+}
+
+/**
+ * The token for the window's IPC ask, each time only after the bridge at `host.url` proved again that it holds it:
+ * the window may have been reloaded from whatever holds the port now (the attached bridge stopped and another
+ * program took its port), and that page must get nothing.
+ */
+export async function tokenForWindow(host: Pick<BridgeHost, 'url' | 'token'>): Promise<string> {
+  if (!host.token) return '';
+  const proof = await provePeer({ url: new URL(host.url) }, host.token);
+  if (proof.kind === 'proven') return host.token;
+  throw new Error(
+    proof.kind === 'impostor'
+      ? impostorText(host.url, proof.why)
+      : `the bridge at ${host.url} does not answer (${proof.why}); the window gets the token only from a bridge that proves it holds it`,
+  );
 }
 
 /** The token stored in the data dir (a bridge on the same data dir uses it), or "" when there is none. */

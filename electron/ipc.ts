@@ -12,7 +12,8 @@ export interface IpcDeps {
   windowId(): number;
   /** the renderer's origin, e.g. http://127.0.0.1:8777 */
   origin: string;
-  token(): string;
+  /** the human's token, once the bridge proved it still holds it (bridge-host.ts tokenForWindow); rejects otherwise */
+  token(): string | Promise<string>;
   hostInfo(): HostInfo;
 }
 

@@ -20,7 +20,7 @@ import { StartupError } from '../bridge/bridge.js';
 import { ConfigError, resolveConfig } from '../bridge/config.js';
 import { createLogger } from '../bridge/log.js';
 import { registerShim } from '../bridge/register/register.js';
-import { startBridgeHost, type BridgeHost } from './bridge-host.js';
+import { startBridgeHost, tokenForWindow, type BridgeHost } from './bridge-host.js';
 import { parseLaunchArgs } from './launch-args.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
@@ -96,7 +96,7 @@ async function onReady(): Promise<void> {
     ipcMain,
     windowId: () => window.window.webContents.id,
     origin,
-    token: () => bridgeHost.token,
+    token: () => tokenForWindow(bridgeHost),
     hostInfo: () => ({
       platform: process.platform,
       shortcut: shortcut.accelerator,
@@ -109,7 +109,7 @@ async function onReady(): Promise<void> {
     bridgeHost.kind === 'own'
       ? bridgeHost.bridge.context.hub
       : bridgeHost.token
-        ? (remote = remoteFeed(bridgeHost.url, bridgeHost.token))
+        ? (remote = remoteFeed(bridgeHost.url, bridgeHost.token, { onImpostor: tell }))
         : undefined;
   const asks = feed && trackOpenAsks(feed);
   if (feed && asks) {

@@ -1,4 +1,5 @@
 import { AiEvents, type AiEvent, type StateEvent } from '../bridge/protocol/human.js';
+import { impostorText, provePeer } from '../bridge/prove-peer.js';
 import type { AskFeed } from './open-asks.js';
 
 export interface RemoteFeed extends AskFeed {
@@ -7,12 +8,21 @@ export interface RemoteFeed extends AskFeed {
 
 const EMPTY: StateEvent = { version: '', asks: [], agents: [], pages: [], inbox: {}, heldOrigins: [], away: false };
 
+export interface RemoteFeedOptions {
+  /** pause between attempts while the bridge does not answer */
+  retryMs?: number;
+  /** something else answers on the port: the feed stopped, and this says so for the person */
+  onImpostor?(message: string): void;
+}
+
 /**
  * The human stream of a bridge in another process (GET /bridge/sse?role=ai), as an AskFeed: what the app uses
  * when it attached to a bridge already running, so the tray count and notifications still work. Reconnects
- * after a drop; each reconnect starts with a fresh `state`, which replaces the open asks.
+ * after a drop; each reconnect starts with a fresh `state`, which replaces the open asks. Before every connection
+ * the bridge proves it holds the token (prove-peer.ts); when what answers cannot, the feed stops for good.
  */
-export function remoteFeed(url: string, token: string, retryMs = 2000): RemoteFeed {
+export function remoteFeed(url: string, token: string, options: RemoteFeedOptions = {}): RemoteFeed {
+  const retryMs = options.retryMs ?? 2000;
   const listeners = new Set<(event: AiEvent) => void>();
   let state = EMPTY;
   let closed = false;
@@ -35,14 +45,23 @@ export function remoteFeed(url: string, token: string, retryMs = 2000): RemoteFe
 
   const connect = async () => {
     while (!closed) {
-      try {
-        const res = await fetch(`${url}/bridge/sse?role=ai`, {
-          headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
-          signal: controller.signal,
-        });
-        if (res.ok && res.body) await read(res.body, dispatch);
-      } catch {
-        // refused, reset or aborted: retry below unless closed
+      const proof = await provePeer({ url: new URL(url) }, token);
+      if (closed) return;
+      if (proof.kind === 'impostor') {
+        closed = true;
+        options.onImpostor?.(impostorText(url, proof.why));
+        return;
+      }
+      if (proof.kind === 'proven') {
+        try {
+          const res = await fetch(`${url}/bridge/sse?role=ai`, {
+            headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+            signal: controller.signal,
+          });
+          if (res.ok && res.body) await read(res.body, dispatch);
+        } catch {
+          // refused, reset or aborted: retry below unless closed
+        }
       }
       if (!closed) await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
     }

@@ -69,8 +69,15 @@ export type AiEvent = { [K in AiEventName]: { event: K; data: z.infer<(typeof Ai
 
 export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string() });
 
-/** GET /bridge/token-proof?nonce=: the desktop app checks a bridge holds its token before handing the token over. */
-export const TokenProofQuery = z.object({ nonce: z.string().min(16).max(128) });
+/**
+ * GET /bridge/token-proof?nonce=&of=: whoever is about to send a token (the window, the desktop app, the stdio
+ * shim) first checks that what answers on the port holds it. `of=agent` proves the agents' token (the shim holds
+ * only that one); the default is the human's.
+ */
+export const TokenProofQuery = z.object({
+  nonce: z.string().min(16).max(128),
+  of: z.enum(['human', 'agent']).default('human'),
+});
 export const TokenProofAnswer = z.object({ proof: z.string() });
 
 /** POST /bridge/presence: the window reports the human present or away (idle). */

@@ -4,12 +4,15 @@ import type { RouteSetup } from '../http/zones.js';
 import { tokenProof } from '../token.js';
 
 /**
- * GET /bridge/token-proof?nonce= (open zone): proves the bridge holds the human's token without revealing it (see
- * tokenProof). The desktop app asks before it attaches to a bridge already on the port and hands it the token.
+ * GET /bridge/token-proof?nonce=&of= (open zone): proves the bridge holds the human's token (or with `of=agent` the
+ * agents' token) without revealing it (see tokenProof). The window, the desktop app and the stdio shim ask before
+ * every connection that sends a token, so a program that took the port after the bridge stopped gets none.
  */
 export const tokenProofRoutes: RouteSetup = (router, bridge) => {
   router.get('/bridge/token-proof', (ctx) => {
-    const { nonce } = readQuery(ctx, TokenProofQuery);
-    ctx.body = { proof: tokenProof(bridge.token, nonce, ctx.socket.localPort ?? 0) };
+    const { nonce, of } = readQuery(ctx, TokenProofQuery);
+    const token = of === 'agent' ? bridge.agentToken : bridge.token;
+    // a Unix socket has no port: both sides use 0 there
+    ctx.body = { proof: tokenProof(token, nonce, ctx.socket.localPort ?? 0) };
   });
 };

@@ -52,7 +52,10 @@ describe('the desktop main process, wired together', () => {
   it('starts the bridge in-process and opens a secure window on it, with the tray and the shortcut', async () => {
     const dataDir = tempDir();
     const app = runApp(['--no-sandbox', '--port', '0', '--data-dir', dataDir]);
-    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.HostInfo]), 'the app is ready');
+    const r = await app.until(
+      (r) => Boolean(r.tray && r.ipc[Channel.HostInfo] && r.ipc[Channel.Token]),
+      'the app is ready',
+    );
 
     const ui = new URL(r.window?.url ?? '');
     expect(ui.pathname).toBe('/aiti/ui/');

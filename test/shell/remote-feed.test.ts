@@ -33,7 +33,7 @@ describe('the feed of an attached bridge', () => {
   it('stays empty, without throwing, when the token is refused', async () => {
     const other = await startBridge();
     other.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
-    const feed = remoteFeed(other.url, 'wrong-token', 50);
+    const feed = remoteFeed(other.url, 'wrong-token', { retryMs: 50 });
     onCleanup(() => feed.close());
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(feed.snapshot().asks).toEqual([]);

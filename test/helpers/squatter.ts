@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { onCleanup } from './bridge.js';
+import { waitFor } from './wait.js';
+
+/**
+ * A port squatter: another program (any local user may run one) that binds the bridge's port once the bridge
+ * stopped. A real second process with a plain HTTP server, answering like a bridge would (health, a made-up token
+ * proof, `{}` for everything else), and writing down every request it gets, headers and all.
+ */
+export interface Squatter {
+  /** every request so far: method, URL (with its query) and headers */
+  requests(): SquattedRequest[];
+  /** everything it was sent, as one text to search for a token */
+  seen(): string;
+  /** waits until it got a request whose URL contains `part` */
+  waitForRequest(part: string, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SquattedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const SCRIPT = `
+import { createServer } from 'node:http';
+const [host, port, socketPath] = process.argv.slice(1);
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    process.stdout.write(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }) + '\\n');
+    res.setHeader('content-type', 'application/json');
+    if (req.url.includes('/bridge/health')) return res.end(JSON.stringify({ ok: true, version: '9.9.9' }));
+    if (req.url.includes('/bridge/token-proof')) return res.end(JSON.stringify({ proof: 'made-up' }));
+    res.end('{}');
+  });
+});
+const ready = () => process.stdout.write('listening\\n');
+if (socketPath) server.listen(socketPath, ready);
+else server.listen(Number(port), host, ready);
+`;
+
+/** Starts the squatter on `host:port` (or a Unix socket path); resolves once it listens. */
+export async function squat(where: { host?: string; port?: number; socketPath?: string }): Promise<Squatter> {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', SCRIPT, where.host ?? '127.0.0.1', String(where.port ?? 0), where.socketPath ?? ''],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const lines: SquattedRequest[] = [];
+  let raw = '';
+  let stderr = '';
+  let listening = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    raw += chunk.toString();
+    let newline: number;
+    while ((newline = raw.indexOf('\n')) !== -1) {
+      const line = raw.slice(0, newline);
+      raw = raw.slice(newline + 1);
+      if (line === 'listening') listening = true;
+      else if (line) lines.push(JSON.parse(line) as SquattedRequest);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  onCleanup(stop);
+  await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`the squatter could not start: ${stderr}`);
+      return listening;
+    },
+    10_000,
+    'the squatter to listen',
+  );
+  return {
+    requests: () => [...lines],
+    seen: () => JSON.stringify(lines),
+    waitForRequest: (part, timeoutMs = 15_000) =>
+      waitFor(() => lines.some((r) => r.url.includes(part)), timeoutMs, `a request for ${part} at the squatter`),
+    stop,
+  };
+}
