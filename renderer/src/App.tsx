@@ -17,7 +17,7 @@ const CONNECTION_LABEL: Record<Connection, string> = {
   connecting: 'Connecting…',
   live: 'Connected',
   reconnecting: 'Reconnecting…',
-  unauthorized: 'Token refused',
+  impostor: 'Not the bridge',
   no_token: 'No token',
 };
 
@@ -102,7 +102,7 @@ export function App() {
     setDrawer(false);
   };
 
-  if (state.connection === 'no_token' || state.connection === 'unauthorized') {
+  if (state.connection === 'no_token' || state.connection === 'impostor') {
     return (
       <main className="gate">
         <h1>AITI Bridge</h1>
@@ -112,12 +112,18 @@ export function App() {
             <code>…/aiti/ui/#token=…</code>, or from the desktop app.
           </p>
         ) : (
-          <p>
-            The bridge refused this window&apos;s token. Open the window again with the link the bridge printed at
-            start; the token is also stored in <code>&lt;data-dir&gt;/aiti-bridge/token</code>.
-          </p>
+          <>
+            <p role="alert">
+              Something else answers on <code>{window.location.host}</code>: it could not prove that it holds this
+              window&apos;s token, so the window sent it nothing and stopped. Another program may have taken the port
+              after the bridge stopped, or this link&apos;s token is older than the bridge&apos;s. Start the bridge
+              again and open the link it prints; the token is also stored in{' '}
+              <code>&lt;data-dir&gt;/aiti-bridge/token</code>.
+            </p>
+            {state.problem && <p className="problem">{state.problem}</p>}
+          </>
         )}
-        {state.connection === 'unauthorized' && (
+        {state.connection === 'impostor' && (
           <button type="button" className="button" onClick={() => (forgetToken(), window.location.reload())}>
             Forget this token
           </button>

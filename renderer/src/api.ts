@@ -7,6 +7,7 @@ import {
   type AnswerBody,
   type PushBody,
 } from '../../bridge/protocol/index.js';
+import { sharedProver, type PeerProof } from './token-proof.js';
 
 /** A refused or failed call, with the bridge's own words when it gave some. */
 export class ApiError extends Error {
@@ -18,7 +19,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The window's REST calls (README "HTTP surface", human side), each answer checked against the wire contract. */
+/**
+ * The window's REST calls (README "HTTP surface", human side), each answer checked against the wire contract.
+ * The token goes only to a peer that just proved it holds it (token-proof.ts): every call asks first.
+ */
 export interface Api {
   answer(body: AnswerBody): Promise<void>;
   push(body: PushBody): Promise<PushAnswer>;
@@ -26,14 +30,23 @@ export interface Api {
   inboxStatus(): Promise<InboxStatusAnswer>;
   allowOrigin(origin: string): Promise<void>;
   presence(away: boolean): Promise<void>;
-  /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query) */
+  /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query): open it only after prove() */
   streamUrl(): string;
-  /** true when the bridge accepts the token, false when it refuses it; throws when unreachable */
-  checkToken(): Promise<boolean>;
+  /** whether what answers on the port holds the token (calls share a proof asked at the same time) */
+  prove(): Promise<PeerProof>;
 }
 
 export function createApi(base: string, token: string): Api {
+  const prove = sharedProver(base, token);
   async function call<T>(path: string, init: { body?: unknown; schema?: z.ZodType<T> } = {}): Promise<T | undefined> {
+    const proof = await prove();
+    if (proof.kind === 'impostor')
+      throw new ApiError(
+        0,
+        `${path.split('?')[0]} was not sent: what answers on the port is not the bridge (${proof.why})`,
+      );
+    if (proof.kind === 'unreachable')
+      throw new ApiError(0, `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`);
     const res = await fetch(new URL(path, base), {
       method: init.body === undefined ? 'GET' : 'POST',
       headers: {
@@ -79,9 +92,6 @@ export function createApi(base: string, token: string): Api {
     allowOrigin: async (origin) => void (await call('bridge/allow-origin', { body: { origin } })),
     presence: async (away) => void (await call('bridge/presence', { body: { away } })),
     streamUrl: () => new URL(`bridge/sse?role=ai&token=${encodeURIComponent(token)}`, base).href,
-    checkToken: async () => {
-      const res = await fetch(new URL('bridge/sessions', base), { headers: { authorization: `Bearer ${token}` } });
-      return res.status !== 401;
-    },
+    prove,
   };
 }

@@ -40,7 +40,8 @@ function openAsk(ask: AskView, now: number, known?: OpenAsk): OpenAsk {
   return { ...ask, receivedAt: now, totalMs };
 }
 
-export type Connection = 'connecting' | 'live' | 'reconnecting' | 'unauthorized' | 'no_token';
+/** `impostor`: what answers on the port could not prove it holds the token; the window sent it nothing and stopped */
+export type Connection = 'connecting' | 'live' | 'reconnecting' | 'impostor' | 'no_token';
 
 export interface WindowState {
   connection: Connection;

@@ -1,16 +1,21 @@
 import { AiEvents, type AiEvent, type AiEventName } from '../../bridge/protocol/index.js';
+import type { PeerProof } from './token-proof.js';
 
 export interface StreamHandlers {
   onEvent(event: AiEvent): void;
-  /** `live` once the `state` event arrived; `reconnecting` while the stream is down */
-  onStatus(status: 'live' | 'reconnecting' | 'unauthorized'): void;
+  /**
+   * `live` once the `state` event arrived; `reconnecting` while the stream is down; `impostor` when what answers
+   * on the port could not prove it holds the token: the stream stopped for good, and sent it nothing
+   */
+  onStatus(status: 'live' | 'reconnecting' | 'impostor'): void;
   onProblem(problem: string): void;
 }
 
 export interface StreamOptions {
+  /** the stream's URL, with the token in its query: opened only right after a proof */
   url: string;
-  /** asked after a failure: false means the token is refused and retrying is pointless */
-  checkToken(): Promise<boolean>;
+  /** asked before every (re)connection (token-proof.ts) */
+  prove(): Promise<PeerProof>;
   /** no event (pings included) for this long means a dead connection */
   silenceMs?: number;
 }
@@ -20,6 +25,7 @@ const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 /**
  * The role=ai stream with its own reconnect: every (re)connection starts with a `state` event that replaces
  * what the window holds, so nothing is lost or doubled across a drop. Every event is checked with its schema.
+ * Each connection is opened only after what answers on the port proved it holds the token.
  */
 export function openStream(options: StreamOptions, handlers: StreamHandlers): () => void {
   const silenceMs = options.silenceMs ?? 45_000;
@@ -42,19 +48,24 @@ export function openStream(options: StreamOptions, handlers: StreamHandlers): ()
     handlers.onStatus('reconnecting');
     const delay = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 8000;
     attempt += 1;
-    retryTimer = setTimeout(() => {
-      options.checkToken().then(
-        (ok) => {
-          if (stopped) return;
-          if (ok) connect();
-          else handlers.onStatus('unauthorized');
-        },
-        () => fail(),
-      );
-    }, delay);
+    retryTimer = setTimeout(connect, delay);
   };
 
   const connect = () => {
+    options.prove().then(
+      (proof) => {
+        if (stopped) return;
+        if (proof.kind === 'proven') return open();
+        if (proof.kind === 'unreachable') return fail();
+        stopped = true;
+        handlers.onProblem(proof.why);
+        handlers.onStatus('impostor');
+      },
+      () => fail(),
+    );
+  };
+
+  const open = () => {
     const es = new EventSource(options.url);
     source = es;
     heard();

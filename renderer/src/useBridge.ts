@@ -18,7 +18,14 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
     let stop: (() => void) | undefined;
     let cancelled = false;
     void (async () => {
-      const token = await resolveToken();
+      let token: string | undefined;
+      try {
+        token = await resolveToken();
+      } catch (error) {
+        // the desktop app gives the token only after the bridge proved it holds it again (electron/bridge-host.ts)
+        dispatch({ type: 'problem', problem: error instanceof Error ? error.message : String(error) });
+        return dispatch({ type: 'connection', connection: 'impostor' });
+      }
       if (cancelled) return;
       if (!token) return dispatch({ type: 'connection', connection: 'no_token' });
       const client = createApi(apiBase(), token);
@@ -34,7 +41,7 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
         }, 300);
       };
       stop = openStream(
-        { url: client.streamUrl(), checkToken: () => client.checkToken() },
+        { url: client.streamUrl(), prove: () => client.prove() },
         {
           onStatus: (connection) => dispatch({ type: 'connection', connection }),
           onProblem: (problem) => dispatch({ type: 'problem', problem }),

@@ -96,11 +96,14 @@ describe('inbox history in the window', () => {
 });
 
 describe('the token', () => {
-  it('a refused token says so instead of retrying forever', async () => {
+  it('a token the bridge does not hold says so instead of retrying forever, and is never sent', async () => {
     const bridge = await startBridge();
     const page = await (await launchBrowser()).newPage();
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(request.url()));
     await page.goto(`${bridge.url}/aiti/ui/#token=not-the-token`);
-    await page.getByText("The bridge refused this window's token").waitFor();
+    await page.getByText("it could not prove that it holds this window's token").waitFor();
+    expect(sent.join('\n')).not.toContain('not-the-token');
   });
 
   it('without a token the window says where to get one', async () => {
