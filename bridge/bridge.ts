@@ -6,6 +6,7 @@ import { defaultConfig, type BridgeConfig } from './config.js';
 import type { BridgeContext } from './context.js';
 import { createApp } from './http/app.js';
 import { reachFromElsewhere } from './http/peer.js';
+import { listenUnix, type UnixListener } from './http/unix-listener.js';
 import { isLoopbackHostname } from './loopback.js';
 import { HumanHub } from './window/hub.js';
 import { openInbox, watchInbox } from './inbox/setup.js';
@@ -102,12 +103,23 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   context.agents.onChange(() => broadcastAgents(context));
 
   const app = createApp(context, mountRoutes(context));
-  const server = createServer(app.callback());
+  const handler = app.callback();
+  const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
   const resultSockets = new ResultSockets(context);
   server.on('upgrade', resultSockets.upgrade);
-  const answers = trackAnswers(server);
+  const answers = [trackAnswers(server)];
   await listen(server, config);
+  let unix: UnixListener | undefined;
+  if (config.socket) {
+    try {
+      unix = await listenUnix(config.socket, handler, resultSockets.upgrade);
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    }
+    answers.push(trackAnswers(unix.server));
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -134,13 +146,14 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         resultSockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await answers.settled();
+        unix?.server.closeIdleConnections();
+        await Promise.all(answers.map((owed) => owed.settled()));
         context.windowFeed.close();
         context.hub.close();
         pages.close();
         context.agents.close();
         server.closeAllConnections();
-        await closed;
+        await Promise.all([closed, unix?.close()]);
         askRecords.stop();
         await askRecords.flush();
         stopInbox();

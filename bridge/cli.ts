@@ -59,6 +59,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   process.stderr.write(
     `aiti-bridge ${bridge.context.version} listening on ${bridge.url}\n` +
       `  MCP endpoint:  ${bridge.url}/mcp/mcp\n` +
+      (config.socket ? `  Unix socket:   AITI_BRIDGE_URL=unix:${config.socket} (for the stdio shim)\n` : '') +
       `  page agent:    <script src="${bridge.url}/aiti/page.js"></script>\n` +
       `  human window:  ${bridge.uiUrl}\n` +
       `  data dir:      ${bridge.context.appDir}\n`,

@@ -27,6 +27,11 @@ export interface BridgeConfig {
   commandTimeoutMs: number;
   /** SSE keep-alive interval */
   pingMs: number;
+  /**
+   * a Unix socket the bridge listens on too (besides TCP), in a directory only this user may enter (0700): on a
+   * machine with other users, agents reach the bridge through it (`AITI_BRIDGE_URL=unix:<path>`)
+   */
+  socket?: string;
   /** resource limits that differ from DEFAULT_LIMITS (bridge/limits.ts); not flags, for embedders and tests */
   limits?: Partial<Limits>;
 }
@@ -200,6 +205,14 @@ export const OPTIONS: Option[] = [
     kind: 'ms',
     parse: PARSERS.ms,
     help: 'ms the bridge waits for a page to answer a command without its own timeout (default 30000)',
+  },
+  {
+    flag: '--socket',
+    env: 'AITI_BRIDGE_SOCKET',
+    key: 'socket',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'also listen on this Unix socket, in a directory only you may enter (made 0700 when missing); agents then use AITI_BRIDGE_URL=unix:<path> (default: none)',
   },
   {
     flag: '--ping',
