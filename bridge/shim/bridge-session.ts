@@ -34,6 +34,8 @@ const NOT_SENT = new Set([
 export interface SessionOptions {
   /** the MCP endpoint, e.g. http://127.0.0.1:8777/mcp/mcp */
   endpoint: URL;
+  /** a Unix socket to reach the endpoint through (AITI_BRIDGE_URL=unix:…) */
+  socketPath?: string;
   token?: string;
   onmessage: (message: JsonRpcMessage) => void;
   /** the session broke (its stream ended or failed): the bridge stopped or restarted */
@@ -140,6 +142,7 @@ export class BridgeSession {
       const req = request(endpoint, {
         method,
         agent: this.agent,
+        ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
         headers: this.headers(
           body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         ),
@@ -201,6 +204,7 @@ export class BridgeSession {
         const req = request(this.options.endpoint, {
           method: 'DELETE',
           agent: this.agent,
+          ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
           headers: this.headers({}),
           timeout: 2000,
         });

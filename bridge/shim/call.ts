@@ -5,7 +5,9 @@ import { ConfigError, OPTIONS } from '../config.js';
 import { findTool } from '../mcp/tools/index.js';
 import { describeZodError } from '../protocol/index.js';
 import { bridgeVersion } from '../version.js';
+import { impostorText, provePeer } from '../prove-peer.js';
 import { bridgeTarget } from './connection.js';
+import { unixFetch } from './unix-fetch.js';
 
 export interface CallOutput {
   stdout: (text: string) => void;
@@ -51,8 +53,25 @@ export async function runCall(
     }
   }
   const target = bridgeTarget(flags, env);
+  if (target.token) {
+    // the agent token goes only to a bridge that proves it holds it
+    const proof = await provePeer(
+      { url: target.endpoint, ...(target.socketPath ? { socketPath: target.socketPath } : {}) },
+      target.token,
+      'agent',
+    );
+    if (proof.kind !== 'proven') {
+      out.stderr(
+        proof.kind === 'impostor'
+          ? `aiti-bridge call: ${impostorText(target.where, proof.why)}\n`
+          : `aiti-bridge call: cannot reach the bridge at ${target.where} (${proof.why}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+      );
+      return 3;
+    }
+  }
   const transport = new StreamableHTTPClientTransport(target.endpoint, {
     requestInit: { headers: target.token ? { authorization: `Bearer ${target.token}` } : {} },
+    ...(target.socketPath ? { fetch: unixFetch(target.socketPath) } : {}),
   });
   const client = new Client({ name: 'aiti-cli', version: bridgeVersion() });
   try {
@@ -60,12 +79,12 @@ export async function runCall(
   } catch (error) {
     if (error instanceof StreamableHTTPError && error.code === 401) {
       out.stderr(
-        `aiti-bridge call: the bridge at ${target.endpoint.origin} requires its token (401); add --mcp-auth (the token comes from AITI_BRIDGE_TOKEN or --data-dir)\n`,
+        `aiti-bridge call: the bridge at ${target.where} requires its token (401); add --mcp-auth (the agent token comes from --data-dir or AITI_AGENT_TOKEN)\n`,
       );
       return 2;
     }
     out.stderr(
-      `aiti-bridge call: cannot reach the bridge at ${target.endpoint.origin} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+      `aiti-bridge call: cannot reach the bridge at ${target.where} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
     );
     return 3;
   }

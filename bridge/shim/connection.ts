@@ -1,35 +1,56 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { ConfigError, resolveConfig, type BridgeConfig } from '../config.js';
+import { sharedDirProblem } from '../private-files.js';
 
 /** Where a client of the running bridge connects, and with which token (the shim and `aiti-bridge call`). */
 export interface BridgeTarget {
+  /** the MCP endpoint (`http://localhost/mcp/mcp` through a Unix socket) */
   endpoint: URL;
+  /** `AITI_BRIDGE_URL=unix:<path>`: the socket the requests go through */
+  socketPath?: string;
+  /** the agents' token, sent only after the bridge proved it holds it (prove-peer.ts) */
   token?: string;
+  /** how to name the bridge to a person: the URL, or `unix:<path>` */
+  where: string;
 }
 
 /**
- * AITI_BRIDGE_URL (default http://127.0.0.1:<port>), and the token when --mcp-auth (or AITI_MCP_AUTH) is on:
- * --token / AITI_BRIDGE_TOKEN, else the agent token file in the data dir (never the human's token file: an agent
- * must not be able to answer the human's asks). Takes the bridge's own flags.
+ * AITI_BRIDGE_URL (default http://127.0.0.1:<port>; `unix:<path>` for a bridge started with --socket), and with
+ * --mcp-auth (or AITI_MCP_AUTH) the agents' token: AITI_AGENT_TOKEN, else the agent token file in the data dir.
+ * Never the human's token (--token, AITI_BRIDGE_TOKEN, the token file): what an agent holds must not answer the
+ * human's asks. Takes the bridge's own flags.
  */
 export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarget {
   const config = resolveConfig(argv, env);
   const base = env.AITI_BRIDGE_URL || `http://127.0.0.1:${config.port || 8777}`;
+  const token = config.mcpAuth ? { token: agentToken(config, env) } : {};
+  if (base.startsWith('unix:')) {
+    const socketPath = base.slice('unix:'.length);
+    if (!isAbsolute(socketPath))
+      throw new ConfigError(`AITI_BRIDGE_URL=unix:<path> needs an absolute path, got "${base}"`);
+    const problem = sharedDirProblem(dirname(socketPath));
+    if (problem)
+      throw new ConfigError(
+        `AITI_BRIDGE_URL=${base}: ${problem}, so another user could stand in for the bridge there; start the bridge with --socket in a directory only you may enter`,
+      );
+    return { endpoint: new URL('http://localhost/mcp/mcp'), socketPath, where: base, ...token };
+  }
   let endpoint: URL;
   try {
     endpoint = new URL('/mcp/mcp', base);
   } catch {
-    throw new ConfigError(`AITI_BRIDGE_URL must be a URL such as http://127.0.0.1:8777, got "${base}"`);
+    throw new ConfigError(`AITI_BRIDGE_URL must be a URL such as http://127.0.0.1:8777 or unix:<path>, got "${base}"`);
   }
   if (!/^https?:$/.test(endpoint.protocol)) {
-    throw new ConfigError(`AITI_BRIDGE_URL must be http:// or https://, got "${base}"`);
+    throw new ConfigError(`AITI_BRIDGE_URL must be http://, https:// or unix:<path>, got "${base}"`);
   }
-  return { endpoint, ...(config.mcpAuth ? { token: readToken(config) } : {}) };
+  return { endpoint, where: endpoint.origin, ...token };
 }
 
-function readToken(config: BridgeConfig): string {
-  if (config.token) return config.token;
+function agentToken(config: BridgeConfig, env: NodeJS.ProcessEnv): string {
+  const given = env.AITI_AGENT_TOKEN?.trim();
+  if (given) return given;
   const file = join(config.dataDir, 'aiti-bridge', 'agent-token');
   try {
     const token = readFileSync(file, 'utf8').trim();
@@ -38,6 +59,6 @@ function readToken(config: BridgeConfig): string {
     // reported below
   }
   throw new ConfigError(
-    `--mcp-auth needs the agent token: set --data-dir (or AITI_BRIDGE_DATA_DIR) to the bridge's data dir (no token in ${file}), or AITI_BRIDGE_TOKEN`,
+    `--mcp-auth needs the agent token: set --data-dir (or AITI_BRIDGE_DATA_DIR) to the bridge's data dir (no token in ${file}), or AITI_AGENT_TOKEN; the human's token (AITI_BRIDGE_TOKEN) is never sent by agents`,
   );
 }

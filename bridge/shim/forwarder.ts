@@ -1,7 +1,9 @@
 import type { Logger } from '../log.js';
+import { impostorText, provePeer } from '../prove-peer.js';
 import { BridgeSession, UpstreamError } from './bridge-session.js';
 import {
   errorResponse,
+  isNotification,
   isRequest,
   isResponse,
   type JsonRpcId,
@@ -18,6 +20,11 @@ export interface ClientSide {
 export interface ForwarderOptions {
   /** the MCP endpoint, e.g. http://127.0.0.1:8777/mcp/mcp */
   endpoint: URL;
+  /** a Unix socket to reach it through (AITI_BRIDGE_URL=unix:…) */
+  socketPath?: string;
+  /** how to name the bridge to a person (default: the endpoint's origin) */
+  where?: string;
+  /** the agents' token: sent only to a bridge that just proved it holds it */
   token?: string;
   log: Logger;
   snapshot: ServerSnapshot;
@@ -26,12 +33,27 @@ export interface ForwarderOptions {
 }
 
 const REINIT_PREFIX = 'aiti-shim-reinit-';
+
+/**
+ * What the bridge itself sends to a client on its own (mcp/server.ts, mcp/push-links.ts, the SDK's own
+ * cancellation of a sampling request that timed out). Anything else that comes down the wire is not the bridge's
+ * to say (an `elicitation/create` asking for a password, a `roots/list`) and never reaches the client.
+ */
+const RELAYED_REQUESTS = new Set(['sampling/createMessage']);
+const RELAYED_NOTIFICATIONS = new Set([
+  'notifications/progress',
+  'notifications/cancelled',
+  'notifications/claude/channel',
+  'notifications/tools/list_changed',
+]);
 const BROKEN_CALL =
   'the connection to the bridge broke while this call was running (the bridge stopped or restarted), so its answer is lost; call again';
 
 /**
- * Forwards every MCP message between the client (stdio) and the bridge (Streamable HTTP), both ways, including
- * what the bridge sends on its own (sampling, progress, claude/channel). The client never waits for the bridge to
+ * Forwards MCP messages between the client (stdio) and the bridge (Streamable HTTP), both ways: every message of
+ * the client, and of the bridge its answers and what the bridge sends on its own (sampling, progress,
+ * claude/channel; RELAYED_* above). With a token, each session opens only after the bridge proved it holds that
+ * token; when what answers cannot, the shim stops and says so on every call. The client never waits for the bridge to
  * start: `initialize` (and `tools/list` until a bridge answers) come from this version's snapshot at once, and the
  * bridge session is opened in the background by replaying the client's own initialize, again after a bridge
  * restart, so the client never notices. A call while no bridge answers gets an error saying how to start one.
@@ -48,6 +70,10 @@ export class ShimForwarder {
   private failure?: UpstreamError;
   private retryTimer?: NodeJS.Timeout;
   private reinits = 0;
+  /** set when what answers on the bridge's address could not prove it holds the token: the shim stopped */
+  private impostor?: string;
+  /** methods the bridge sent that are not relayed, each told on stderr once */
+  private readonly refusedMethods = new Set<string>();
   private readonly replays = new Map<string, (message: JsonRpcMessage) => void>();
   /**
    * client requests sent up and not answered yet, with the session they went to; `accepted` once the bridge took
@@ -65,6 +91,10 @@ export class ShimForwarder {
 
   private get log(): Logger {
     return this.options.log;
+  }
+
+  private get where(): string {
+    return this.options.where ?? this.options.endpoint.origin;
   }
 
   /** One message from the client. */
@@ -136,6 +166,7 @@ export class ShimForwarder {
   /** The open bridge session, or a new one when the bridge answers now; undefined while it does not. */
   private ensureSession(): Promise<BridgeSession | undefined> {
     if (this.session) return Promise.resolve(this.session);
+    if (this.impostor) return Promise.resolve(undefined);
     this.connecting ??= this.open().finally(() => (this.connecting = undefined));
     return this.connecting;
   }
@@ -143,12 +174,13 @@ export class ShimForwarder {
   /** Opens a session by replaying the client's initialize (and initialized), then the bridge's event stream. */
   private async open(): Promise<BridgeSession | undefined> {
     const init = this.init;
-    if (!init || this.closed) return undefined;
+    if (!init || this.closed || !(await this.peerProven())) return undefined;
     let failOpen: (error: Error) => void = () => undefined;
     const brokenWhileOpening = new Promise<never>((_, reject) => (failOpen = reject));
     brokenWhileOpening.catch(() => undefined);
     const session: BridgeSession = new BridgeSession({
       endpoint: this.options.endpoint,
+      ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
       ...(this.options.token ? { token: this.options.token } : {}),
       onmessage: (message) => this.fromBridge(session, message),
       onbroken: (error) => (session === this.session ? this.broken(session, error) : failOpen(error)),
@@ -178,7 +210,7 @@ export class ShimForwarder {
       return undefined;
     }
     this.session = session;
-    if (this.failure) this.log.warn(`connected to the bridge at ${this.options.endpoint.origin}`);
+    if (this.failure) this.log.warn(`connected to the bridge at ${this.where}`);
     this.failure = undefined;
     // the client's initialized may have come while the session was opening
     if (this.initialized && !this.initializedSent.has(session)) {
@@ -188,9 +220,32 @@ export class ShimForwarder {
     return session;
   }
 
+  /**
+   * Whether the token may go to what answers now: always without a token; with one, only after a proof for a fresh
+   * nonce. Nothing answering is "down" (tried again later); a wrong proof stops the shim for good.
+   */
+  private async peerProven(): Promise<boolean> {
+    const token = this.options.token;
+    if (!token) return true;
+    const address = {
+      url: this.options.endpoint,
+      ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
+    };
+    const proof = await provePeer(address, token, 'agent');
+    if (proof.kind === 'proven') return true;
+    if (proof.kind === 'unreachable') {
+      this.wentDown(new UpstreamError('down', proof.why));
+      this.connectSoon(this.retryMs);
+      return false;
+    }
+    this.impostor = `${impostorText(this.where, proof.why)}. The shim stopped: restart your MCP client once the bridge runs again`;
+    this.log.error(this.impostor);
+    return false;
+  }
+
   /** Tries to open a session after `ms`, in the background (pushes reach the client without its next request). */
   private connectSoon(ms: number): void {
-    if (this.closed || this.session || this.retryTimer) return;
+    if (this.closed || this.session || this.retryTimer || this.impostor) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (!this.session && !this.closed) void this.ensureSession();
@@ -211,8 +266,28 @@ export class ShimForwarder {
       // an answer from a session already dropped was answered with an error then
       if (this.inflight.get(message.id)?.session !== session) return;
       this.inflight.delete(message.id);
-    }
+    } else if (!this.relayed(session, message)) return;
     this.client.send(message).catch((error: unknown) => this.log.warn('cannot write to the client:', error));
+  }
+
+  /** Whether a request or notification of the bridge is one the bridge sends; a refused request is answered there. */
+  private relayed(session: BridgeSession, message: JsonRpcMessage): boolean {
+    const method = message.method ?? '';
+    if (
+      isRequest(message) ? RELAYED_REQUESTS.has(method) : isNotification(message) && RELAYED_NOTIFICATIONS.has(method)
+    )
+      return true;
+    if (!this.refusedMethods.has(method)) {
+      this.refusedMethods.add(method);
+      this.log.warn(
+        `the server at ${this.where} sent "${method}", which the AITI bridge never sends: not passed to the MCP client`,
+      );
+    }
+    if (isRequest(message))
+      session
+        .send(errorResponse(message.id, -32601, `the AITI shim does not relay "${method}" to the client`))
+        .catch(() => undefined);
+    return false;
   }
 
   /** The session's stream broke: the bridge stopped or restarted. Open a new one as soon as it answers. */
@@ -243,7 +318,7 @@ export class ShimForwarder {
     if (failure.kind === 'auth') this.log.error(authText());
     else if (failure.kind === 'down') {
       this.log.warn(
-        `cannot reach the bridge at ${this.options.endpoint.origin} (${failure.message}); retrying every ${this.retryMs / 1000} s — ${HOW_TO_START}`,
+        `cannot reach the bridge at ${this.where} (${failure.message}); retrying every ${this.retryMs / 1000} s — ${HOW_TO_START}`,
       );
     } else this.log.warn(`cannot open a session with the bridge: ${failure.message}`);
   }
@@ -251,9 +326,10 @@ export class ShimForwarder {
   /** A request that needs the bridge while none answers: a tool call gets a result the agent reads. */
   private answerOffline(request: JsonRpcRequest): void {
     const failure = this.failure;
-    const origin = this.options.endpoint.origin;
+    const origin = this.where;
     let text: string;
-    if (failure?.kind === 'auth') text = authText();
+    if (this.impostor) text = this.impostor;
+    else if (failure?.kind === 'auth') text = authText();
     else if (failure && failure.kind !== 'down')
       text = `the AITI bridge at ${origin} refused the session: ${failure.message}`;
     else {
@@ -286,7 +362,7 @@ const HOW_TO_START =
   'start it with "npx @aiti-ai/aiti-bridge" (or open the AITI Bridge desktop app); if it listens elsewhere, set AITI_BRIDGE_URL in this MCP server\'s environment';
 
 function authText(): string {
-  return 'the bridge requires its token on the MCP endpoint (--mcp-auth): run the shim with --mcp-auth, and AITI_BRIDGE_TOKEN or --data-dir pointing at the bridge data dir';
+  return "the bridge requires the agent token on the MCP endpoint (--mcp-auth): run the shim with --mcp-auth, and --data-dir pointing at the bridge's data dir (or AITI_AGENT_TOKEN)";
 }
 
 function asUpstreamError(error: unknown): UpstreamError {

@@ -16,6 +16,8 @@ export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.e
   const stdio = new StdioChannel(process.stdin, process.stdout);
   const forwarder = new ShimForwarder(stdio, {
     endpoint: target.endpoint,
+    where: target.where,
+    ...(target.socketPath ? { socketPath: target.socketPath } : {}),
     log,
     snapshot: loadSnapshot(),
     ...(target.token ? { token: target.token } : {}),
@@ -23,7 +25,7 @@ export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.e
   stdio.onmessage = (message) => forwarder.receive(message);
   stdio.onbadline = (line) => log.warn(`skipped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`);
   stdio.start();
-  log.debug(`forwarding stdio to ${target.endpoint.href}`);
+  log.debug(`forwarding stdio to ${target.where}`);
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     process.stdin.once('end', done);

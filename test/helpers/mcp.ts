@@ -14,7 +14,7 @@ export interface ConnectOptions {
   /** the MCP clientInfo name; the bridge derives the agent id from it (default "test-agent") */
   clientName?: string;
   capabilities?: ClientCapabilities;
-  /** sent as Authorization: Bearer (HTTP) or AITI_BRIDGE_TOKEN with --mcp-auth (stdio) */
+  /** sent as Authorization: Bearer (HTTP), or given to the shim as AITI_AGENT_TOKEN with --mcp-auth (stdio) */
   token?: string;
   /** stdio only: extra environment for the shim process */
   env?: Record<string, string>;
@@ -61,7 +61,7 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
     HOME: process.env.HOME ?? '',
     AITI_BRIDGE_URL: bridgeUrl,
     AITI_LOG: 'warn',
-    ...(options.token ? { AITI_BRIDGE_TOKEN: options.token } : {}),
+    ...(options.token ? { AITI_AGENT_TOKEN: options.token } : {}),
     ...options.env,
   };
   return new StdioClientTransport({

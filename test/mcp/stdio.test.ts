@@ -174,9 +174,9 @@ describe('the stdio shim (aiti-bridge --stdio)', () => {
     expect(after.structuredContent).toMatchObject({ you: 'survivor' });
   });
 
-  it('with --mcp-auth sends the token the bridge requires', async () => {
+  it('with --mcp-auth sends the agent token the bridge requires', async () => {
     const bridge = await startBridge({ mcpAuth: true });
-    const client = await connectAgent(bridge.url, { transport: 'stdio', token: bridge.token });
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const client = await connectAgent(bridge.url, { transport: 'stdio', token: bridge.context.agentToken });
+    expect((await callTool(client, 'bridge_status')).isError).toBeFalsy();
   });
 });
