@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  fsync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
-import { join } from 'node:path';
-import { AgentId, JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protocol/index.js';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protocol/index.js';
 import type { Logger } from '../log.js';
+import { agentDirName, agentJournals } from './journal-names.js';
 import {
   dirAgent,
   lineHeads,
@@ -44,8 +35,9 @@ interface JournalFile {
 }
 
 /**
- * The append-only JSONL journal (README "Inbox, push and the journal"): `<dir>/<agentId>/<ISO-time>_<uuid>.jsonl`, a `session` line first,
- * then `message` and `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
+ * The append-only JSONL journal (README "Inbox, push and the journal"): `<dir>/<agent dir>/<ISO-time>_<uuid>.jsonl`
+ * (the agent dir is the id, or its encoding: journal-names.ts), a `session` line first, then `message` and
+ * `status_change` lines. A new file per (agentId, UTC day), past maxBytes, and per bridge run.
  *
  * Durability is a group commit: `append` queues its line (file order is call order) and resolves after the next
  * flush has written and fsynced that file; the appends of one turn of the event loop, and all that arrive while
@@ -97,21 +89,12 @@ export class Journal {
   replay(visitor: ReplayVisitor): void {
     // the scratch objects every line's head is read into: locals, so no file's bytes stay reachable after replay
     const { head, change } = lineHeads();
-    for (const agentId of this.agentDirs()) {
-      const agentDir = join(this.options.dir, agentId);
-      let names: string[];
-      try {
-        names = readdirSync(agentDir)
-          .filter((n) => n.endsWith('.jsonl'))
-          .sort();
-      } catch (error) {
-        this.options.log.warn(`journal: cannot list ${agentDir}: ${(error as Error).message}; skipped`);
-        continue;
-      }
-      for (const name of names) {
+    for (const { agentId, files } of agentJournals(this.options.dir, this.options.log)) {
+      for (const path of files) {
+        const name = basename(path);
         const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
         if (Number.isFinite(stamp)) this.lastStamp.set(agentId, Math.max(stamp, this.lastStamp.get(agentId) ?? 0));
-        this.replayFile(join(agentDir, name), agentId, visitor, head, change);
+        this.replayFile(path, agentId, visitor, head, change);
       }
     }
   }
@@ -156,17 +139,6 @@ export class Journal {
     if (!parsed?.success || parsed.data.type !== 'message' || parsed.data.message.id !== id)
       return `${where} is damaged (not the JSON message line ${id} it was at start)`;
     return parsed.data.message;
-  }
-
-  private agentDirs(): string[] {
-    try {
-      return readdirSync(this.options.dir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && AgentId.safeParse(entry.name).success)
-        .map((entry) => entry.name);
-    } catch (error) {
-      this.options.log.warn(`journal: cannot list ${this.options.dir}: ${(error as Error).message}; starting empty`);
-      return [];
-    }
   }
 
   private replayFile(path: string, agentId: string, visitor: ReplayVisitor, head: LineHead, change: StatusHead): void {
@@ -235,7 +207,8 @@ export class Journal {
   }
 
   private open(agentId: string, now: Date, day: string): JournalFile {
-    const agentDir = join(this.options.dir, agentId);
+    // never the id itself as a path: "..", "CON" and "a:b" are ids too (journal-names.ts)
+    const agentDir = join(this.options.dir, agentDirName(agentId));
     mkdirSync(agentDir, { recursive: true });
     const stamp = Math.max(now.getTime(), (this.lastStamp.get(agentId) ?? 0) + 1);
     this.lastStamp.set(agentId, stamp);
