@@ -38,6 +38,24 @@ function lineIndex(code: string): (offset: number) => { line: number; column: nu
   };
 }
 
+/** A value that can be written between double quotes as it is, in JSX and in HTML alike. */
+const PLAIN_VALUE = /^[\w./@+,:~-]*$/;
+
+/**
+ * ` data-source="<value>"` as JSX reads it back as exactly `value`. A file name is anybody's to choose
+ * (`a" onClick={…} x=".tsx` is a valid one), and a JSX string has no escapes, so anything but a plain name goes
+ * in as a JS string literal in an expression container.
+ */
+export function jsxSourceAttribute(value: string): string {
+  return PLAIN_VALUE.test(value) ? ` data-source="${value}"` : ` data-source={${JSON.stringify(value)}}`;
+}
+
+/** The same for a Vue template, which decodes HTML character references in attribute values. */
+export function htmlSourceAttribute(value: string): string {
+  const escaped = value.replace(/[&"'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return ` data-source="${escaped}"`;
+}
+
 /** Where to insert ` data-source="…"`: after the tag name of every lowercase JSX element without one. */
 export function sourceAttributeInserts(ast: unknown, code: string, file: string): Array<[number, string]> {
   const at = lineIndex(code);
@@ -59,7 +77,7 @@ export function sourceAttributeInserts(ast: unknown, code: string, file: string)
       !n.attributes?.some((a) => a.name?.name === 'data-source')
     ) {
       const { line, column } = at(n.start);
-      inserts.push([n.name.end, ` data-source="${file}:${line}:${column}"`]);
+      inserts.push([n.name.end, jsxSourceAttribute(`${file}:${line}:${column}`)]);
     }
     for (const value of Object.values(n)) if (value && typeof value === 'object') visit(value);
   };
@@ -94,7 +112,7 @@ export function vueTemplateWithSources(code: string, file: string): string {
     const close = code.indexOf('>', lt);
     if (close !== -1 && code.slice(lt, close).includes('data-source')) continue;
     const { line, column } = at(lt);
-    inserts.push([lt + 1 + name.length, ` data-source="${file}:${line}:${column}"`]);
+    inserts.push([lt + 1 + name.length, htmlSourceAttribute(`${file}:${line}:${column}`)]);
   }
   let out = code;
   for (const [offset, text] of inserts.sort((a, b) => b[0] - a[0]))

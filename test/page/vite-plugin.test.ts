@@ -1,6 +1,14 @@
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
 import { describe, expect, it } from 'vitest';
-import type { Plugin } from 'vite';
+import { createServer, type Plugin, type PluginOption, type ViteDevServer } from 'vite';
+import { createSSRApp, type Component } from 'vue';
+import { renderToString } from 'vue/server-renderer';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
+import { onCleanup, tempDir } from '../helpers/bridge.js';
 
 type Transform = (code: string, id: string) => Promise<{ code: string } | null>;
 
@@ -56,5 +64,54 @@ describe('@aiti-ai/aiti-bridge/vite', () => {
     expect(
       await hooks(aitiBridge({ sourceAttributes: false })).transform('const a = <div/>;', '/work/app/src/a.jsx'),
     ).toBeNull();
+  });
+});
+
+/**
+ * Issue 24, Low 6: a file named `a" onClick={() => …} x=".tsx` came out of the transform with `onClick` and `x`
+ * attributes (Vue: `@click`): the plugin wrote the file name into the attribute as it was.
+ */
+describe('a hostile file name, through a real Vite dev server', () => {
+  /** A project in a temp dir (node_modules linked in, so react and vue resolve) served by Vite with the plugins. */
+  async function project(files: Record<string, string>, plugins: PluginOption[]): Promise<ViteDevServer> {
+    const root = tempDir('aiti-vite-hostile-');
+    symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(root, 'node_modules'), 'dir');
+    for (const [name, code] of Object.entries(files)) writeFileSync(join(root, name), code);
+    const server = await createServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      cacheDir: tempDir('aiti-vite-cache-'),
+      plugins,
+      server: { middlewareMode: true, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true },
+    });
+    onCleanup(() => server.close());
+    return server;
+  }
+
+  it('JSX: the element gets data-source with the whole name, and no attribute of the name’s choosing', async () => {
+    const name = 'a" onClick={() => globalThis.pwned = 1} x=".tsx';
+    const server = await project({ [name]: 'export const A = () => <div>hi</div>;\n' }, [react(), aitiBridge()]);
+    const url = '/' + name;
+    const client = await server.transformRequest(url);
+    expect(client?.code).toContain('data-source');
+    // the name shows only inside strings; a prop of its own would be a key of the props object
+    expect(client?.code).not.toMatch(/\bonClick:|\bx:/);
+    const { A } = (await server.ssrLoadModule(url)) as { A: () => { props: Record<string, unknown> } };
+    const { props } = A();
+    expect(Object.keys(props).sort()).toEqual(['children', 'data-source']);
+    expect(props['data-source']).toBe(`${name}:1:24`);
+  });
+
+  it('Vue: the element gets data-source with the whole name, and no @click of the name’s choosing', async () => {
+    const name = 'a" @click="globalThis.pwned = 1" x=".vue';
+    const server = await project({ [name]: '<template>\n  <div>hi</div>\n</template>\n' }, [aitiBridge(), vue()]);
+    const url = '/' + name;
+    const client = await server.transformRequest(url);
+    expect(client?.code).not.toMatch(/\bonClick:/);
+    const { default: component } = (await server.ssrLoadModule(url)) as { default: Component };
+    const html = await renderToString(createSSRApp(component));
+    expect(html).toBe(`<div data-source="${name.replace(/"/g, '&quot;')}:2:3">hi</div>`);
   });
 });
