@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -31,6 +30,7 @@ import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
 import { ResultSockets } from './pages/result-socket-routes.js';
 import { StartupError } from './startup-error.js';
+import { privateDir } from './private-files.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
 
@@ -52,13 +52,16 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const config: BridgeConfig = { ...defaultConfig(), ...overrides };
   const log = createLogger('aiti');
   const appDir = join(config.dataDir, 'aiti-bridge');
+  let openDir: string | undefined;
   try {
-    mkdirSync(appDir, { recursive: true });
+    // 0700 whatever the umask, and whatever an older bridge left: tokens, journals and agent ids live here
+    openDir = privateDir(appDir);
   } catch (error) {
     throw new StartupError(
       `cannot create the data dir "${appDir}": ${(error as Error).message}; pick another with --data-dir or AITI_BRIDGE_DATA_DIR`,
     );
   }
+  if (openDir) log.warn(`${openDir}; other users of this machine may read what is in it`);
   const token = loadOrCreateToken(appDir, config.token);
   const agentToken = loadOrCreateToken(appDir, undefined, 'agent-token');
   let origins: string[] = [];

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 
 /**
  * Files only this user may read: the data dir and what is in it (tokens, journals, agent ids, allowed origins),
@@ -11,10 +11,25 @@ export const PRIVATE_DIR = 0o700;
 /** Files: only the owner may read or write. */
 export const PRIVATE_FILE = 0o600;
 
-/** Creates `dir` (and missing parents) and makes it 0700, whatever the umask and whatever mode it had. */
-export function privateDir(dir: string): void {
+/**
+ * Creates `dir` (and missing parents) and makes it 0700, whatever the umask and whatever mode it had. Returns why
+ * its mode could not be closed (a read-only file system, another owner), or undefined; a failed mkdir throws.
+ */
+export function privateDir(dir: string): string | undefined {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
-  if (process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR);
+  if (process.platform === 'win32' || (statSync(dir).mode & 0o777) === PRIVATE_DIR) return undefined;
+  try {
+    chmodSync(dir, PRIVATE_DIR);
+    return undefined;
+  } catch (error) {
+    return `cannot make ${dir} private (mode 700): ${(error as Error).message}`;
+  }
+}
+
+/** Writes a file only its owner may read, whatever mode an older copy of it had. */
+export function writePrivateFile(file: string, data: string | Uint8Array): void {
+  writeFileSync(file, data, { mode: PRIVATE_FILE });
+  if (process.platform !== 'win32') chmodSync(file, PRIVATE_FILE);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDir, writePrivateFile } from './private-files.js';
 
 /**
  * The human's token (`token`), or the agents' (`agent-token`, used with --mcp-auth; it cannot answer asks): the
@@ -15,10 +16,9 @@ export function loadOrCreateToken(appDir: string, given?: string, name: 'token' 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(appDir, { recursive: true });
+  privateDir(appDir);
   const token = randomBytes(24).toString('base64url');
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writePrivateFile(file, token + '\n');
   return token;
 }
 

@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writePrivateFile } from '../bridge/private-files.js';
 
 /** The desktop app's own settings, beside the bridge's files: `<dataDir>/aiti-bridge/desktop.json`. */
 export const DesktopSettings = z.object({
@@ -37,7 +38,7 @@ export function openSettings(appDir: string): SettingsStore {
     get: () => settings,
     update: (change) => {
       settings = { ...settings, ...change };
-      writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+      writePrivateFile(file, JSON.stringify(settings, null, 2) + '\n');
       return settings;
     },
   };

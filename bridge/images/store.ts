@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_IMAGE_BYTES, type ImageRef, type ImageType, type ImageUpload } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
+import { privateDir, writePrivateFile } from '../private-files.js';
 
 /** The first bytes each accepted type starts with: a file is what it says it is, or it is refused. */
 const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
@@ -36,8 +37,8 @@ export class ImageStore {
         'images',
       );
     const id = `img-${randomBytes(8).toString('hex')}`;
-    mkdirSync(this.dir, { recursive: true });
-    writeFileSync(join(this.dir, id), bytes, { mode: 0o600 });
+    privateDir(this.dir);
+    writePrivateFile(join(this.dir, id), bytes);
     return { id, mimeType: upload.mimeType, bytes: bytes.length };
   }
 

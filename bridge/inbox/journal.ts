@@ -3,6 +3,7 @@ import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, readSyn
 import { basename, join } from 'node:path';
 import { JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protocol/index.js';
 import type { Logger } from '../log.js';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files.js';
 import { agentDirName, agentJournals } from './journal-names.js';
 import {
   dirAgent,
@@ -60,7 +61,7 @@ export class Journal {
   constructor(private readonly options: JournalOptions) {
     this.now = options.now ?? (() => new Date());
     this.maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES;
-    mkdirSync(options.dir, { recursive: true });
+    mkdirSync(options.dir, { recursive: true, mode: PRIVATE_DIR });
   }
 
   /** Appends one line to the agent's current file; resolves once it is on disk. */
@@ -209,13 +210,13 @@ export class Journal {
   private open(agentId: string, now: Date, day: string): JournalFile {
     // never the id itself as a path: "..", "CON" and "a:b" are ids too (journal-names.ts)
     const agentDir = join(this.options.dir, agentDirName(agentId));
-    mkdirSync(agentDir, { recursive: true });
+    mkdirSync(agentDir, { recursive: true, mode: PRIVATE_DIR });
     const stamp = Math.max(now.getTime(), (this.lastStamp.get(agentId) ?? 0) + 1);
     this.lastStamp.set(agentId, stamp);
     // ':' is not allowed in Windows file names, so the time reads 2026-11-30T18-27-32.123Z
     const name = `${new Date(stamp).toISOString().replace(/:/g, '-')}_${randomUUID()}.jsonl`;
     const path = join(agentDir, name);
-    const fd = openSync(path, 'a', 0o600);
+    const fd = openSync(path, 'a', PRIVATE_FILE);
     syncDir(agentDir);
     syncDir(this.options.dir);
     return { path, fd, size: 0, day, pending: [] };

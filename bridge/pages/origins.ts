@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { Invalid } from '../errors.js';
 import { isLoopbackHostname } from '../loopback.js';
+import { privateDir, writePrivateFile } from '../private-files.js';
 
 /**
  * What a page's origin reads when the browser sent `Origin: null` (a sandboxed iframe, a file: or data: page)
@@ -39,8 +40,8 @@ export class PageOrigins {
       );
     if (this.allowed.has(origin)) return;
     this.allowed.add(origin);
-    mkdirSync(join(this.file, '..'), { recursive: true });
-    writeFileSync(this.file + '.tmp', JSON.stringify([...this.allowed], null, 2));
+    privateDir(join(this.file, '..'));
+    writePrivateFile(this.file + '.tmp', JSON.stringify([...this.allowed], null, 2));
     renameSync(this.file + '.tmp', this.file);
   }
 }
