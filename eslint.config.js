@@ -21,6 +21,7 @@ const kernel = [
   'bridge/limits.ts',
   'bridge/log.ts',
   'bridge/loopback.ts',
+  'bridge/private-files.ts',
   'bridge/token.ts',
   'bridge/version.ts',
 ];
@@ -114,10 +115,18 @@ const importRules = [
       'bridge/log.ts',
       'bridge/version.ts',
       'bridge/mcp/tools/index.ts',
+      'bridge/prove-peer.ts',
+      'bridge/private-files.ts',
+      'bridge/token.ts',
       '@modelcontextprotocol/sdk/*',
       'node:*',
     ],
-    why: 'the stdio shim starts without the server: the tool registry (to check arguments) and nothing else of it',
+    why: 'the stdio shim starts without the server: the tool registry (to check arguments), the token proof, and nothing else of it',
+  },
+  {
+    files: ['bridge/prove-peer.ts'],
+    allow: [...kernel, 'node:*'],
+    why: "the token proof's client runs in the shim and the desktop app: Node's http and the token's HMAC, nothing of the server",
   },
   {
     files: ['bridge/register/**/*.ts'],

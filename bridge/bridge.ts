@@ -119,7 +119,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       unix = await listenUnix(config.socket, handler, resultSockets.upgrade);
     } catch (error) {
       await new Promise((resolve) => server.close(resolve));
-      throw error;
+      throw new StartupError((error as Error).message);
     }
     answers.push(trackAnswers(unix.server));
   }

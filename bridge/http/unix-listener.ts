@@ -4,13 +4,13 @@ import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE, privateDir, sharedDirProblem } from '../private-files.js';
-import { StartupError } from '../startup-error.js';
 import { acceptUnixPeer } from './peer.js';
 
 /**
  * `--socket <path>`: the bridge answers on a Unix socket too, the same app as on TCP. On a machine with other
  * users, loopback TCP is everyone's, while a socket in a directory only this user may enter is not: agents reach
- * the bridge there with `AITI_BRIDGE_URL=unix:<path>`, and no other user can connect or stand in for it.
+ * the bridge there with `AITI_BRIDGE_URL=unix:<path>`, and no other user can connect or stand in for it. Its
+ * errors are for the person starting the bridge (createBridge makes them StartupErrors).
  */
 export interface UnixListener {
   server: Server;
@@ -25,7 +25,7 @@ export async function listenUnix(
   handler: RequestListener,
   upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
 ): Promise<UnixListener> {
-  if (process.platform === 'win32') throw new StartupError('--socket is for Linux and macOS; on Windows use TCP');
+  if (process.platform === 'win32') throw new Error('--socket is for Linux and macOS; on Windows use TCP');
   const dir = dirname(path);
   let existed = true;
   try {
@@ -35,13 +35,13 @@ export async function listenUnix(
   }
   if (!existed) privateDir(dir);
   const problem = sharedDirProblem(dir);
-  if (problem) throw new StartupError(`cannot listen on the socket ${path}: ${problem}; ${FIX}`);
+  if (problem) throw new Error(`cannot listen on the socket ${path}: ${problem}; ${FIX}`);
   await removeStale(path);
   const server = createServer(handler);
   server.on('connection', acceptUnixPeer);
   server.on('upgrade', upgrade);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(new StartupError(`cannot listen on the socket ${path}: ${error.message}`)));
+    server.once('error', (error) => reject(new Error(`cannot listen on the socket ${path}: ${error.message}`)));
     server.listen(path, () => resolve());
   });
   chmodSync(path, PRIVATE_FILE);
@@ -68,14 +68,12 @@ async function removeStale(path: string): Promise<void> {
   } catch {
     return;
   }
-  if (!stat.isSocket())
-    throw new StartupError(`cannot listen on the socket ${path}: a file that is not a socket is there`);
+  if (!stat.isSocket()) throw new Error(`cannot listen on the socket ${path}: a file that is not a socket is there`);
   const answers = await new Promise<boolean>((resolve) => {
     const probe = connect(path);
     probe.once('connect', () => (probe.destroy(), resolve(true)));
     probe.once('error', () => resolve(false));
   });
-  if (answers)
-    throw new StartupError(`the socket ${path} is in use (another aiti-bridge?); stop it or pick another --socket`);
+  if (answers) throw new Error(`the socket ${path} is in use (another aiti-bridge?); stop it or pick another --socket`);
   unlinkSync(path);
 }
