@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { onCleanup } from './bridge.js';
+import { eachLine } from './cli.js';
 import { waitFor } from './wait.js';
 
 // the bridge's own proof, from the build (test/global-setup.ts builds it first)
@@ -73,18 +74,11 @@ export async function startFakeMcpServer(options: { agentToken?: string } = {}):
   });
   const lines: Array<{ method: string; url: string; headers: Record<string, string>; body: string }> = [];
   let port = 0;
-  let raw = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.on('data', (chunk: Buffer) => {
-    raw += chunk.toString();
-    let newline: number;
-    while ((newline = raw.indexOf('\n')) !== -1) {
-      const line = raw.slice(0, newline);
-      raw = raw.slice(newline + 1);
-      if (line.startsWith('listening ')) port = Number(line.slice(10));
-      else if (line) lines.push(JSON.parse(line) as (typeof lines)[number]);
-    }
+  eachLine(child.stdout, (line) => {
+    if (line.startsWith('listening ')) port = Number(line.slice(10));
+    else lines.push(JSON.parse(line) as (typeof lines)[number]);
   });
   await waitFor(
     () => {

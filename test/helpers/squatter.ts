@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { onCleanup } from './bridge.js';
+import { eachLine } from './cli.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -50,18 +51,11 @@ export async function squat(where: { host?: string; port?: number; socketPath?: 
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines: SquattedRequest[] = [];
-  let raw = '';
   let stderr = '';
   let listening = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    raw += chunk.toString();
-    let newline: number;
-    while ((newline = raw.indexOf('\n')) !== -1) {
-      const line = raw.slice(0, newline);
-      raw = raw.slice(newline + 1);
-      if (line === 'listening') listening = true;
-      else if (line) lines.push(JSON.parse(line) as SquattedRequest);
-    }
+  eachLine(child.stdout, (line) => {
+    if (line === 'listening') listening = true;
+    else lines.push(JSON.parse(line) as SquattedRequest);
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const stop = async () => {

@@ -1,24 +1,7 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startBridge, tempDir } from '../helpers/bridge.js';
+import { cli } from '../helpers/cli.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-
-const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
-
-/** Runs the real CLI; resolves with its exit code and output whatever the code. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', AITI_LOG: 'warn', ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('aiti-bridge call', () => {
   it('runs one tool against the running bridge and prints its result', async () => {

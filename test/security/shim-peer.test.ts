@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { onCleanup, tempDir } from '../helpers/bridge.js';
+import { BIN } from '../helpers/cli.js';
 import { startFakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { callTool, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -15,8 +15,6 @@ import { waitFor } from '../helpers/wait.js';
  * and its `elicitation/create` ("AITI needs your GitHub password") reached the MCP client; the shim could also
  * send the human's AITI_BRIDGE_TOKEN. The fake server here is a real second process.
  */
-
-const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 
 /** The official SDK client, declaring elicitation (as Claude Code and VS Code do), on the real shim. */
 async function shim(url: string, args: string[], env: Record<string, string> = {}) {

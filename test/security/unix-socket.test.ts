@@ -1,10 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createBridge, StartupError } from '../../bridge/bridge.js';
 import { onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { cli } from '../helpers/cli.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 
 /**
@@ -12,20 +12,6 @@ import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
  * take its port while it is down. A Unix socket in a directory only this user may enter is not: `--socket <path>`
  * makes the bridge listen there too, and the shim connects with `AITI_BRIDGE_URL=unix:<path>`.
  */
-
-const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', AITI_LOG: 'warn', ...env } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 /** A socket path in a directory that does not exist yet (the bridge makes it, 0700). */
 function socketPath(): string {
