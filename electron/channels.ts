@@ -34,6 +34,7 @@ export interface HostInfo {
  * `#token=` in the URL). Every listener registration returns a function that removes it.
  */
 export interface AitiDesktopApi {
+  /** rejects when the bridge on the port could not prove, just now, that it holds the token */
   token(): Promise<string>;
   hostInfo(): Promise<HostInfo>;
   onCompose(listener: (request: ComposeRequest) => void): () => void;

@@ -4,7 +4,7 @@
  * test/shell/host-contract.test.ts); in a plain browser
  * there is no host and the token comes from `#token=` in the URL.
  *
- * - `token()`: the human's token;
+ * - `token()`: the human's token (the desktop app rejects when the bridge on the port could not prove it holds it);
  * - `hostInfo()`: the desktop shell's global shortcut (shown in the window) and why it failed, if it did;
  * - `onCompose(listener)`: the global shortcut or the tray fired: focus the composer addressed to `to`;
  *   without a preload, the same happens on an `aiti:compose` window event (`detail: {to}`) or a `#compose`
