@@ -34,7 +34,11 @@ export function planJson(
   const errors: ParseError[] = [];
   const data: unknown = parse(source, errors, { allowTrailingComma: true });
   const first = errors[0];
-  if (first) throw new Error(`not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset})`);
+  if (first) {
+    const before = source.slice(0, first.offset).split('\n');
+    const where = `line ${before.length}, column ${(before[before.length - 1]?.length ?? 0) + 1}`;
+    throw new Error(`not valid JSON (${printParseErrorCode(first.error)} at ${where}); fix or remove the file first`);
+  }
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('the top level is not a JSON object');
   const holder = (data as Record<string, unknown>)[container];
   if (holder !== undefined && (typeof holder !== 'object' || holder === null || Array.isArray(holder))) {
