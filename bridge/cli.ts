@@ -8,7 +8,7 @@ Usage:
   aiti-bridge [options]              run the bridge (headless); prints its URLs on stderr
   aiti-bridge --stdio [--mcp-auth]   MCP stdio server forwarding to the bridge at AITI_BRIDGE_URL (for MCP clients)
   aiti-bridge --register-shim [--dry-run] [--unregister]
-                                     add (or remove) the "aiti" shim entry in Claude Code, Cursor, VS Code, Codex
+                                     add (or remove) the "aiti" shim entry in Claude Code, Cursor, VS Code, Codex, Gemini CLI
   aiti-bridge call [<tool> [json]]   run one tool against the running bridge and print its result (no tool: list)
   aiti-bridge --help | --version
 
@@ -46,7 +46,8 @@ async function registerCommand(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !['--register-shim', '--dry-run', '--unregister'].includes(a));
   if (unknown.length)
     throw new ConfigError(`--register-shim takes --dry-run and --unregister only, got ${unknown.join(' ')}`);
-  const { formatReport, registerShim } = await import('./register/register.js');
+  const { registerShim } = await import('./register/register.js');
+  const { formatReport } = await import('./register/report-text.js');
   const report = registerShim({ dryRun: argv.includes('--dry-run'), unregister: argv.includes('--unregister') });
   process.stdout.write(formatReport(report));
   return report.clients.some((c) => c.status === 'error') ? 1 : 0;

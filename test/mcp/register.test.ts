@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { registerShim } from '../../bridge/register/register.js';
+import { registerShim, type RegisterReport } from '../../bridge/register/register.js';
+import { backupsOf } from '../../bridge/register/replace-file.js';
 import { tempDir } from '../helpers/bridge.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -45,6 +46,8 @@ function homeWithConfigs(): { home: string; files: Files } {
 }
 
 const options = (home: string) => ({ home, shim, platform: 'linux' as const, env: {} });
+/** The clients of a report that are installed in the home (VS Code Insiders, Gemini CLI … are not, here). */
+const found = (report: RegisterReport) => report.clients.filter((c) => c.status !== 'not-found');
 const json = (file: string) =>
   JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as Record<string, Record<string, unknown>>;
 
@@ -56,7 +59,9 @@ describe('--register-shim', () => {
       ['Claude Code', 'added'],
       ['Cursor', 'added'],
       ['VS Code', 'added'],
+      ['VS Code Insiders', 'not-found'],
       ['Codex', 'added'],
+      ['Gemini CLI', 'not-found'],
     ]);
     const claude = json(files.claude);
     expect(claude.mcpServers).toEqual({
@@ -77,8 +82,8 @@ describe('--register-shim', () => {
       aiti: { command: '/usr/bin/node', args: shim.args },
     });
     expect(readFileSync(files.codex, 'utf8')).toContain('# my codex config');
-    for (const file of Object.values(files)) expect(existsSync(`${file}.aiti-backup`)).toBe(true);
-    expect(readFileSync(`${files.claude}.aiti-backup`, 'utf8')).toBe(CLAUDE);
+    for (const file of Object.values(files)) expect(backupsOf(file)).toHaveLength(1);
+    expect(readFileSync(backupsOf(files.claude)[0] ?? '', 'utf8')).toBe(CLAUDE);
     for (const file of Object.values(files)) expect(readFileSync(file, 'utf8')).not.toMatch(/http:\/\/|8777/);
   });
 
@@ -87,7 +92,7 @@ describe('--register-shim', () => {
     registerShim(options(home));
     const after = Object.values(files).map((f) => readFileSync(f, 'utf8'));
     const again = registerShim(options(home));
-    expect(again.clients.every((c) => c.status === 'unchanged')).toBe(true);
+    expect(found(again).map((c) => c.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
     expect(Object.values(files).map((f) => readFileSync(f, 'utf8'))).toEqual(after);
   });
 
@@ -95,7 +100,7 @@ describe('--register-shim', () => {
     const { home, files } = homeWithConfigs();
     registerShim(options(home));
     const moved = registerShim({ ...options(home), shim: { command: '/usr/local/bin/node', args: shim.args } });
-    expect(moved.clients.every((c) => c.status === 'updated')).toBe(true);
+    expect(found(moved).map((c) => c.status)).toEqual(['updated', 'updated', 'updated', 'updated']);
     expect(json(files.cursor).mcpServers?.aiti).toMatchObject({ command: '/usr/local/bin/node' });
     expect(
       (parseToml(readFileSync(files.codex, 'utf8')) as { mcp_servers: Record<string, { command: string }> }).mcp_servers
@@ -130,7 +135,7 @@ describe('--register-shim', () => {
 
     const moved = { command: '/usr/local/bin/node', args: ['/home/me/aiti/bin/aiti-bridge.js', '--stdio'] };
     const report = registerShim({ ...options(home), shim: moved });
-    expect(report.clients.map((c) => c.status)).toEqual(['updated', 'updated', 'updated', 'updated']);
+    expect(found(report).map((c) => c.status)).toEqual(['updated', 'updated', 'updated', 'updated']);
     expect(json(files.claude).mcpServers?.aiti).toEqual({
       type: 'stdio',
       ...moved,
@@ -150,7 +155,7 @@ describe('--register-shim', () => {
     expect(report.clients[0]?.after).toMatchObject({ env: { AITI_BRIDGE_URL: url } });
 
     const again = registerShim({ ...options(home), shim: moved });
-    expect(again.clients.map((c) => c.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(found(again).map((c) => c.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
   });
 
   it('takes over an entry written by hand: its command, args and type change, the rest stays', () => {
@@ -165,7 +170,7 @@ describe('--register-shim', () => {
       '[mcp_servers.aiti]\ncommand = "npx"\nargs = [\n  "-y",\n  "aiti-bridge",\n  "--stdio",\n]\nenv = { A = "1" }\n',
     );
     const report = registerShim(options(home));
-    expect(report.clients.filter((c) => c.status !== 'not-found').map((c) => c.status)).toEqual(['updated', 'updated']);
+    expect(found(report).map((c) => c.status)).toEqual(['updated', 'updated']);
     expect(json(file).mcpServers?.aiti).toEqual({ type: 'stdio', ...shim, env: { A: '1' } });
     expect(
       (parseToml(readFileSync(codexFile, 'utf8')) as { mcp_servers: Record<string, unknown> }).mcp_servers.aiti,
@@ -176,21 +181,26 @@ describe('--register-shim', () => {
     const { home, files } = homeWithConfigs();
     registerShim(options(home));
     const report = registerShim({ ...options(home), unregister: true });
-    expect(report.clients.every((c) => c.status === 'removed')).toBe(true);
+    expect(found(report).map((c) => c.status)).toEqual(['removed', 'removed', 'removed', 'removed']);
     expect(readFileSync(files.claude, 'utf8')).toBe(CLAUDE);
     expect(readFileSync(files.cursor, 'utf8')).toBe(CURSOR);
     expect(readFileSync(files.vscode, 'utf8')).toBe(VSCODE);
     expect(readFileSync(files.codex, 'utf8')).toBe(CODEX);
-    expect(registerShim({ ...options(home), unregister: true }).clients.every((c) => c.status === 'absent')).toBe(true);
+    expect(found(registerShim({ ...options(home), unregister: true })).map((c) => c.status)).toEqual([
+      'absent',
+      'absent',
+      'absent',
+      'absent',
+    ]);
   });
 
   it('--dry-run reports the change and writes nothing', () => {
     const { home, files } = homeWithConfigs();
     const report = registerShim({ ...options(home), dryRun: true });
-    expect(report.clients.every((c) => c.status === 'added')).toBe(true);
+    expect(found(report).map((c) => c.status)).toEqual(['added', 'added', 'added', 'added']);
     expect(report.clients[0]?.after).toMatchObject({ command: '/usr/bin/node' });
     expect(readFileSync(files.claude, 'utf8')).toBe(CLAUDE);
-    expect(existsSync(`${files.claude}.aiti-backup`)).toBe(false);
+    expect(backupsOf(files.claude)).toEqual([]);
   });
 
   it('says which clients it did not find, creates a missing config of an installed client, and leaves a broken file alone', () => {
@@ -203,10 +213,12 @@ describe('--register-shim', () => {
       ['Claude Code', 'not-found'],
       ['Cursor', 'added'],
       ['VS Code', 'not-found'],
+      ['VS Code Insiders', 'not-found'],
       ['Codex', 'error'],
+      ['Gemini CLI', 'not-found'],
     ]);
     expect(json(join(home, '.cursor', 'mcp.json')).mcpServers?.aiti).toBeDefined();
-    expect(report.clients[3]?.error).toContain('not valid TOML');
+    expect(report.clients[4]?.error).toContain('not valid TOML');
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe('model = \n');
   });
 
