@@ -1,9 +1,23 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { closest, describeZodError } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
 import { inboxNotice } from './notice.js';
 import { plainText } from './text.js';
 import type { ToolCall, ToolDefinition, ToolResult } from './tool.js';
+
+/**
+ * An error the SDK's server answers as a JSON-RPC error with this code and exactly this message. (The SDK's own
+ * McpError puts "MCP error <code>: " into its message, and every client's McpError adds it again on receipt, so
+ * agents read "MCP error -32602: MCP error -32602: …".)
+ */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The one dispatcher every MCP transport uses: validates the arguments with the tool's zod schema, runs the
@@ -21,7 +35,7 @@ export async function dispatch(
     // A name not in tools/list is a protocol error (JSON-RPC -32602, as the MCP spec asks), not a tool's answer.
     const names = tools.map((t) => t.name);
     const near = closest(name, names);
-    throw new McpError(
+    throw new JsonRpcError(
       ErrorCode.InvalidParams,
       `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${names.join(', ')}`,
     );

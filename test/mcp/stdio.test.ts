@@ -35,6 +35,14 @@ async function shimClient(url: string, name: string): Promise<{ client: Client; 
 }
 
 describe('the stdio shim (aiti-bridge --stdio)', () => {
+  it("relays an unknown tool's JSON-RPC error so the client reads its code once", async () => {
+    const bridge = await startBridge();
+    const { client } = await shimClient(bridge.url, 'typo-agent');
+    await expect(client.callTool({ name: 'bridge_stats', arguments: {} })).rejects.toThrow(
+      /^MCP error -32602: unknown tool "bridge_stats" \(did you mean "bridge_status"\?\); the tools are: /,
+    );
+  });
+
   it('forwards tools/list and tool calls to the bridge, and the agent shows as stdio', async () => {
     const bridge = await startBridge();
     const page = await ScriptedPage.connect(bridge.url, { handler: () => ({ clicked: true }) });

@@ -259,7 +259,8 @@ describe('sessions and agents', () => {
     const refused = client.callTool({ name: 'page_click', arguments: {} });
     await expect(refused).rejects.toBeInstanceOf(McpError);
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(refused).rejects.toThrow('unknown tool "page_click"; the tools are: page_exec');
+    // what the client shows: the code once, then the bridge's words
+    await expect(refused).rejects.toThrow(/^MCP error -32602: unknown tool "page_click"; the tools are: page_exec/);
     const typo = client.callTool({ name: 'bridge_stats', arguments: {} });
     await expect(typo).rejects.toThrow('unknown tool "bridge_stats" (did you mean "bridge_status"?)');
     expect((await callTool(client, 'bridge_status')).isError).toBeFalsy();
@@ -273,7 +274,8 @@ describe('sessions and agents', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
-    expect((res.body as { error: { message: string } }).error.message).toContain('unknown tool "nope"; the tools are:');
+    // the message on the wire is the bridge's own words: the client puts "MCP error -32602: " before it
+    expect((res.body as { error: { message: string } }).error.message).toMatch(/^unknown tool "nope"; the tools are:/);
     expect(res.body).not.toHaveProperty('result');
   });
 });
