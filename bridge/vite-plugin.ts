@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import type { Plugin } from 'vite';
 
 /**
  * `@aiti-ai/aiti-bridge/vite`: in `vite dev` only, adds the page agent script to every HTML page and marks each intrinsic
@@ -11,6 +10,20 @@ export interface AitiViteOptions {
   bridgeUrl?: string;
   /** add data-source attributes to JSX elements (default true) */
   sourceAttributes?: boolean;
+}
+
+/**
+ * The plugin as Vite sees it, written out so the package's declarations need no `vite` (an optional peer: a
+ * project that imports the plugin without Vite still typechecks). Vite's own `Plugin` type accepts it; the tests
+ * hand it to Vite's `Plugin` and `defineConfig` to keep it so.
+ */
+export interface AitiVitePlugin {
+  name: 'aiti-bridge';
+  apply: 'serve';
+  enforce: 'pre';
+  configResolved(config: { root: string }): void;
+  transformIndexHtml(): Array<{ tag: 'script'; attrs: Record<string, string>; injectTo: 'head-prepend' }>;
+  transform(code: string, id: string): Promise<{ code: string; map: null } | null>;
 }
 
 interface Node {
@@ -120,7 +133,7 @@ export function vueTemplateWithSources(code: string, file: string): string {
   return out;
 }
 
-export function aitiBridge(options: AitiViteOptions = {}): Plugin {
+export function aitiBridge(options: AitiViteOptions = {}): AitiVitePlugin {
   const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(/\/+$/, '');
   let root = process.cwd();
   return {
