@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, onCleanup, tempDir } from '../helpers/bridge.js';
 import { waitFor } from '../helpers/wait.js';
-import { installOffline, packPackage, type PackedPackage } from './offline-install.js';
+import { installOffline, packFreshClone, type PackedPackage } from './offline-install.js';
+import { nodeReleases } from './node-releases.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
-// One pack and one install for the whole file: the tests below are what a user does next in that project.
+// One pack (from a fresh clone, as a release does) and one install for the whole file: the tests below are what a
+// user does next in that project.
 let work = '';
 let app = '';
 let packed: PackedPackage;
@@ -22,7 +24,7 @@ const OFFLINE = { npm_config_offline: 'true', npm_config_update_notifier: 'false
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'aiti-pack-'));
-  packed = packPackage(work);
+  packed = packFreshClone(work);
   app = join(work, 'app');
   mkdirSync(app);
   // vite and typescript (with Node's types) are what a user's project brings for the vite.config.ts check
@@ -82,6 +84,28 @@ describe(`the published package (${pkg.name}), packed and installed from the npm
     ]) {
       expect(packed.files).toContain(needed);
     }
+  });
+
+  it("its registry page works: it names its repository, homepage and issues, and README's images load from there", () => {
+    const installed = join(app, 'node_modules', pkg.name);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      repository?: { url?: string };
+      homepage?: string;
+      bugs?: { url?: string };
+    };
+    const repo = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(manifest.repository?.url ?? '')?.[1];
+    expect(repo, 'repository.url is git+https://github.com/<owner>/<name>.git').toBeDefined();
+    expect(manifest.homepage).toBe(`${repo}#readme`);
+    expect(manifest.bugs?.url).toBe(`${repo}/issues`);
+    // the registry shows README without the repository's files: every image is an absolute URL into the repository
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)|<img [^>]*src="([^"]+)"/g)].map(
+      (m) => m[1] ?? m[2] ?? '',
+    );
+    expect(images.length).toBeGreaterThan(0);
+    const raw = (repo ?? '').replace('https://github.com/', 'https://raw.githubusercontent.com/');
+    for (const image of images) expect(image.startsWith(`${raw}/main/`), image).toBe(true);
+    for (const image of images) expect(existsSync(join(ROOT, image.slice(`${raw}/main/`.length))), image).toBe(true);
   });
 
   it('installs without engine warnings and without Electron', () => {
@@ -202,4 +226,73 @@ export const started: Promise<Bridge> = createBridge(config);
       expect(tsc.status).toBe(0);
     }
   }, 300_000);
+  it('import "@aiti-ai/aiti-bridge/vite" typechecks in a project without Vite (an optional peer)', () => {
+    // the installed package (copied: TypeScript would follow a link back to the project that has vite), TypeScript
+    // and Node's types, and nothing else: no vite anywhere above it
+    const bare = join(work, 'no-vite');
+    cpSync(join(app, 'node_modules', pkg.name), join(bare, 'node_modules', pkg.name), { recursive: true });
+    for (const name of ['typescript', '@types/node']) {
+      mkdirSync(join(bare, 'node_modules', name, '..'), { recursive: true });
+      symlinkSync(join(app, 'node_modules', name), join(bare, 'node_modules', name), 'dir');
+    }
+    writeFileSync(
+      join(bare, 'plugins.ts'),
+      `import { aitiBridge, type AitiVitePlugin } from '${pkg.name}/vite';\n\nexport const plugin: AitiVitePlugin = aitiBridge();\n`,
+    );
+    const compilerOptions = {
+      strict: true,
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2022',
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+    };
+    writeFileSync(join(bare, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['plugins.ts'] }));
+    const tsc = spawnSync(process.execPath, [join(bare, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
+      cwd: bare,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 150_000);
+});
+
+describe.each(nodeReleases())('the installed package on Node $wanted', (release) => {
+  it('prints its version, serves the bridge, and its stdio shim answers the SDK client', async (ctx) => {
+    const node = release.binary();
+    if (!node.path) return ctx.skip(node.why);
+    const bin = join(app, 'node_modules', pkg.name, 'bin', 'aiti-bridge.js');
+    expect(spawnSync(node.path, [bin, '--version'], { encoding: 'utf8' }).stdout.trim()).toBe(pkg.version);
+
+    const child = spawn(node.path, [bin, '--port', '0', '--data-dir', tempDir()], {
+      cwd: app,
+      env: { ...process.env, AITI_LOG: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    onCleanup(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor(() => /listening on http:\/\/\S+/.test(stderr) || child.exitCode !== null, 30_000, 'the URL');
+    const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] ?? `(none; stderr: ${stderr})`;
+    expect((await http(`${url}/bridge/health`)).body).toEqual({ ok: true, version: pkg.version });
+
+    const client = new Client({ name: 'node-versions', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: node.path,
+        args: [bin, '--stdio'],
+        env: { PATH: process.env.PATH ?? '', AITI_BRIDGE_URL: url, AITI_LOG: 'warn' },
+        stderr: 'pipe',
+      }),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('bridge_status');
+    const status = await client.callTool({ name: 'bridge_status', arguments: {} });
+    expect(status.isError).toBeFalsy();
+    await client.close();
+    child.kill('SIGTERM');
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,13 +28,30 @@ export interface PackedPackage {
   integrity: string;
 }
 
-/** `npm pack` of this checkout (as built) into `dir`. */
-export function packPackage(dir: string): PackedPackage {
-  const out = execFileSync('npm', ['pack', '--pack-destination', dir, '--json', '--silent'], {
+/**
+ * `npm pack` as a release does it from a fresh clone after `npm ci`: the checkout's files (tracked and new, not
+ * ignored: no dist/) copied to `dir/clone`, its node_modules linked in, then — as someone would after
+ * `npm run bridge`, which builds dist/bridge without type declarations — the bridge step alone, then `npm pack`,
+ * whose prepack must build everything the package ships. The tarball lands in `dir`.
+ */
+export function packFreshClone(dir: string): PackedPackage {
+  const clone = join(dir, 'clone');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file && existsSync(join(ROOT, file)));
+  for (const file of files) cpSync(join(ROOT, file), join(clone, file), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  execFileSync(process.execPath, ['scripts/build.js', 'bridge'], { cwd: clone, stdio: 'ignore' });
+  const npm = spawnSync('npm', ['pack', '--pack-destination', dir, '--json', '--silent'], {
+    cwd: clone,
     encoding: 'utf8',
     env: { ...process.env, npm_config_loglevel: 'error' },
   });
+  if (npm.status !== 0) throw new Error(`npm pack failed (${npm.status ?? npm.signal}):\n${npm.stderr}`);
+  const out = npm.stdout;
   const [packed] = JSON.parse(out) as Array<{ filename: string; integrity: string; files: Array<{ path: string }> }>;
   if (!packed) throw new Error(`npm pack printed no package: ${out}`);
   return { tarball: join(dir, packed.filename), files: packed.files.map((f) => f.path), integrity: packed.integrity };
