@@ -149,6 +149,8 @@ async function onReady(): Promise<void> {
       platform: process.platform,
       app,
       execPath: process.env.APPIMAGE ?? process.execPath,
+      packaged: app.isPackaged,
+      mainScript: fileURLToPath(import.meta.url),
       autostartDir: join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'autostart'),
     }),
     notificationsPaused: {

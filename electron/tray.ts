@@ -21,6 +21,7 @@ export interface ShellTray {
 /** A checkbox of the menu backed by a stored value. */
 export interface Toggle {
   get(): boolean;
+  /** throws an Error whose message the human reads when the value cannot be set here */
   set(on: boolean): void;
 }
 
@@ -94,7 +95,11 @@ export function setupTray(deps: TrayDeps): TrayControl {
     type: 'checkbox',
     checked: value.get(),
     click: () => {
-      value.set(!value.get());
+      try {
+        value.set(!value.get());
+      } catch (error) {
+        deps.tell((error as Error).message);
+      }
       refresh();
     },
   });

@@ -44,7 +44,9 @@ async function trayOnBridge(overrides: Partial<TrayDeps> = {}) {
     startAtLogin: loginItem({
       platform: 'linux',
       app: { getLoginItemSettings: () => ({ openAtLogin: false }), setLoginItemSettings: () => undefined },
-      execPath: '/opt/AITI Bridge/aiti-bridge',
+      execPath: '/opt/AITI Bridge/aiti-bridge-desktop',
+      packaged: true,
+      mainScript: '/opt/AITI Bridge/resources/app.asar/dist/electron/main.js',
       autostartDir,
     }),
     notificationsPaused: {
@@ -164,10 +166,25 @@ describe('the tray', () => {
     const entry = join(autostartDir, 'aiti-bridge.desktop');
     expect(tray.item('Start at login').checked).toBe(false);
     tray.click('Start at login');
-    expect(readFileSync(entry, 'utf8')).toContain('Exec="/opt/AITI Bridge/aiti-bridge" --hidden');
+    expect(readFileSync(entry, 'utf8')).toContain('Exec="/opt/AITI Bridge/aiti-bridge-desktop" --hidden');
     expect(tray.item('Start at login').checked).toBe(true);
     tray.click('Start at login');
     expect(existsSync(entry)).toBe(false);
+    expect(tray.item('Start at login').checked).toBe(false);
+  });
+
+  it('a toggle that cannot be set says why, and stays as it was', async () => {
+    const why = 'Start at login needs the installed app';
+    const { tray, seen } = await trayOnBridge({
+      startAtLogin: {
+        get: () => false,
+        set: () => {
+          throw new Error(why);
+        },
+      },
+    });
+    tray.click('Start at login');
+    expect(seen.told).toEqual([why]);
     expect(tray.item('Start at login').checked).toBe(false);
   });
 
