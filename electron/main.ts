@@ -9,6 +9,7 @@ import {
   ipcMain,
   Menu,
   Notification,
+  powerMonitor,
   session,
   shell,
   Tray,
@@ -25,6 +26,7 @@ import { parseLaunchArgs } from './launch-args.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
 import { setupNotifications } from './notifications.js';
+import { setupSessionEnd } from './session-end.js';
 import { trackOpenAsks } from './open-asks.js';
 import { registerWithClients, shimForApp } from './register.js';
 import { remoteFeed, type RemoteFeed } from './remote-feed.js';
@@ -44,6 +46,13 @@ let quitting = false;
 let control: WindowControl | undefined;
 let host: BridgeHost | undefined;
 let remote: RemoteFeed | undefined;
+let closing: Promise<void> | undefined;
+
+/** Closes our own bridge once (its open asks are answered first); later calls get the same promise. */
+function closeBridge(): Promise<void> {
+  closing ??= host?.kind === 'own' ? host.bridge.close() : Promise.resolve();
+  return closing;
+}
 
 function tell(message: string): void {
   log.info(message);
@@ -84,6 +93,8 @@ async function onReady(): Promise<void> {
     hidden: launch.hidden || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin),
     onLoadError: (error) => log.error(`the window could not load ${bridgeHost.url}/aiti/ui/: ${error.message}`),
   }));
+
+  setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
 
   const shortcut = setupShortcut({
     globalShortcut,
@@ -194,7 +205,7 @@ function main(): void {
     remote?.close();
     if (host?.kind !== 'own' || closed) return;
     event.preventDefault();
-    void host.bridge.close().finally(() => {
+    void closeBridge().finally(() => {
       closed = true;
       app.quit();
     });

@@ -23,6 +23,8 @@ export interface ShellWindow {
   isMinimized(): boolean;
   isFocused(): boolean;
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
+  /** Windows: the session ends (logoff, shutdown); see session-end.ts */
+  on(event: 'session-end', listener: () => void): unknown;
 }
 
 export interface WindowDeps {

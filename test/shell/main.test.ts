@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Channel } from '../../electron/channels.js';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureElectronBuilt } from './built.js';
 
@@ -22,6 +23,7 @@ interface Report {
   quit: boolean;
   exitCode?: number;
   secondLaunches?: number;
+  shutdownDelayed?: boolean;
 }
 
 /** Runs the built main process (dist/electron/main.js) under Node with a fake electron module. */
@@ -105,6 +107,31 @@ describe('the desktop main process, wired together', () => {
     expect(app.report()?.quit).toBe(true);
     await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
   });
+
+  for (const [how, signal] of [
+    ['Windows logs off (the window gets session-end)', 'SIGWINCH'],
+    ['Linux or macOS shuts down (powerMonitor shutdown)', 'SIGPWR'],
+  ] as const) {
+    it(`when ${how}, answers the open ask, closes the bridge and exits`, async () => {
+      const app = runApp(['--port', '0', '--data-dir', tempDir()]);
+      const r = await app.until((r) => Boolean(r.tray), 'the tray');
+      const origin = new URL(r.window?.url ?? '').origin;
+      const agent = await connectAgent(origin, { clientName: 'logoff-check' });
+      const call = agent.callTool(
+        { name: 'user_confirm', arguments: { prompt: 'Deploy to staging?', timeoutMs: 600_000 } },
+        undefined,
+        { timeout: 20_000 },
+      );
+      await app.until((r) => r.tray?.tooltip === 'AITI Bridge — 1 open ask', 'the open ask in the tray');
+      app.child.kill(signal);
+      const result = (await call) as { structuredContent?: { status?: string } };
+      expect(result.structuredContent?.status).toBe('cancelled');
+      expect(await app.exited).toBe(0);
+      expect(app.report()?.quit).toBe(true);
+      if (signal === 'SIGPWR') expect(app.report()?.shutdownDelayed).toBe(true);
+      await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
+    });
+  }
 
   it('tells the human when another app holds the shortcut: a notification and the tray tooltip', async () => {
     const app = runApp(['--port', '0', '--data-dir', tempDir()], {

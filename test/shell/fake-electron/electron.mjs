@@ -191,6 +191,9 @@ export const session = {
   },
 };
 
+// the system's power events; SIGPWR below announces a shutdown
+export const powerMonitor = new EventEmitter();
+
 export const clipboard = { writeText: (text) => ((report.clipboard = text), save()) };
 export const shell = { openExternal: async (url) => ((report.opened = url), save()) };
 export const dialog = {
@@ -220,4 +223,14 @@ const launchAgain = (argv) => {
   save();
 };
 process.on('SIGUSR2', () => launchAgain(['/opt/aiti-bridge']));
+
+// Windows ends the session (SIGWINCH: the window's session-end); Linux or macOS shuts down (SIGPWR: powerMonitor's
+// shutdown, whose preventDefault asks the system to wait)
+process.on('SIGWINCH', () => created.window?.emit('session-end'));
+process.on('SIGPWR', () => {
+  const event = cancellable();
+  powerMonitor.emit('shutdown', event);
+  report.shutdownDelayed = event.defaultPrevented;
+  save();
+});
 process.on('SIGHUP', () => launchAgain(['/opt/aiti-bridge', '--hidden']));
