@@ -59,6 +59,9 @@ function tell(message: string): void {
   if (Notification.isSupported()) new Notification({ title: 'AITI Bridge', body: message }).show();
 }
 
+/** The human chose Quit in the "another bridge is running" dialog: nothing more to say, nothing to fall back to. */
+let declinedAttach = false;
+
 async function offerAttach(url: string, version: string): Promise<boolean> {
   const { response } = await dialog.showMessageBox({
     type: 'question',
@@ -68,6 +71,7 @@ async function offerAttach(url: string, version: string): Promise<boolean> {
     message: `Another AITI Bridge (${version}) is already running on ${url}.`,
     detail: 'Open its window here instead of starting a second bridge? Its asks show in this tray too.',
   });
+  declinedAttach = response !== 0;
   return response === 0;
 }
 
@@ -175,7 +179,16 @@ async function onReady(): Promise<void> {
   log.info(`window on ${bridgeHost.url}/aiti/ui/ (${bridgeHost.kind === 'own' ? 'bridge in this app' : 'attached'})`);
 }
 
+/**
+ * A start that failed: the reason in an error box, then exit 2 (scripts/start.js then does not run the headless
+ * bridge, which would meet the same problem), or 1 for a bug. A human who chose Quit gets a quiet exit 0.
+ */
 function fail(error: unknown): void {
+  if (declinedAttach) {
+    log.info('the human chose Quit instead of opening the other bridge');
+    app.exit(0);
+    return;
+  }
   const known = error instanceof ConfigError || error instanceof StartupError;
   const message = known ? (error as Error).message : ((error as Error).stack ?? String(error));
   log.error(message);

@@ -3,17 +3,24 @@
 // download its binary at install (and npm blocks install scripts), so a missing binary is fetched here, once, with
 // Electron's own installer (which honours ELECTRON_MIRROR and electron_config_cache). Where the app cannot start
 // (no display, the fetch failed, or it dies at start), says so in one line and runs the headless bridge instead,
-// which prints the window URL with its token. Bridge flags pass through: npm start -- --port 0 --data-dir /tmp/x
+// which prints the window URL with its token; an app that stopped after telling the human why (or because they
+// chose Quit) is not replaced by one. Bridge flags pass through: npm start -- --port 0 --data-dir /tmp/x
 // (--no-build skips the build).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(root, 'dist', 'electron', 'main.js');
 /** an Electron that exits with an error this soon did not start (missing libraries, no GPU, sandbox …) */
 const EARLY_EXIT_MS = 5000;
+/**
+ * How the app ends when it already told the human why in its own dialog (a bad setting, the port taken), or
+ * when the human chose Quit there (it exits 0 then): the headless bridge must not start behind their back.
+ * electron/main.ts exits with it.
+ */
+const EXIT_TOLD_THE_HUMAN = 2;
 /** the binary is about 100 MB: past this, fetching it is given up (AITI_ELECTRON_FETCH_TIMEOUT_MS overrides) */
 const FETCH_TIMEOUT_MS = Number(process.env.AITI_ELECTRON_FETCH_TIMEOUT_MS) || 120_000;
 
@@ -110,11 +117,33 @@ async function headless(reason) {
   await import(new URL('../bin/aiti-bridge.js', import.meta.url).href);
 }
 
+/**
+ * The flags Electron's sandbox needs here. Ubuntu 23.10+ (AppArmor) refuses unprivileged user namespaces to
+ * programs without a profile, and the chrome-sandbox of node_modules is not setuid root, so Electron would abort
+ * at start (electron/electron#42510): then it runs with --no-sandbox, the way electron-builder's AppImage launcher
+ * decides (`unshare -Ur true` fails), and says so with the way to keep the sandbox.
+ */
+function sandboxArgs(binary) {
+  if (process.platform !== 'linux') return [];
+  const helper = join(dirname(binary), 'chrome-sandbox');
+  try {
+    const { uid, mode } = statSync(helper);
+    if (uid === 0 && mode & 0o4000) return [];
+  } catch {
+    // no helper: user namespaces are the only way
+  }
+  if (spawnSync('unshare', ['-Ur', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0) return [];
+  console.error(
+    `aiti-bridge: this system refuses the user namespaces Electron's sandbox needs (Ubuntu 23.10+ restricts them) and ${helper} is not setuid root: starting Electron with --no-sandbox. To keep the sandbox: sudo chown root:root '${helper}' && sudo chmod 4755 '${helper}'`,
+  );
+  return ['--no-sandbox'];
+}
+
 /** Runs Electron; resolves with a reason to fall back if it fails to start, or never (it exits with Electron). */
 function launch(binary) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(binary, [MAIN, ...bridgeArgs], { stdio: 'inherit' });
+    const child = spawn(binary, [MAIN, ...sandboxArgs(binary), ...bridgeArgs], { stdio: 'inherit' });
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -122,7 +151,7 @@ function launch(binary) {
     child.on('exit', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      const failed = code !== 0;
+      const failed = code !== 0 && code !== EXIT_TOLD_THE_HUMAN;
       if (failed && Date.now() - started < EARLY_EXIT_MS) {
         resolve(`Electron exited at start (${signal ? `signal ${signal}` : `code ${code}`})`);
         return;

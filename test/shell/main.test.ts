@@ -157,6 +157,18 @@ describe('the desktop main process, wired together', () => {
     expect(r.tray?.tooltip).toBe(`AITI Bridge (attached to ${other.url}) — no open asks`);
   });
 
+  it('exits quietly with 0 when the human chooses Quit instead of the other bridge: no error box', async () => {
+    const other = await startBridge();
+    const app = runApp(['--port', String(other.port), '--data-dir', other.context.config.dataDir]);
+    expect(await app.exited).toBe(0);
+    expect(app.report()?.dialogs).toEqual([
+      {
+        kind: 'question',
+        message: `Another AITI Bridge (${other.context.version}) is already running on ${other.url}.`,
+      },
+    ]);
+  });
+
   it('shows a bad setting in an error box and exits with 2', async () => {
     const app = runApp(['--port', 'eighty']);
     expect(await app.exited).toBe(2);

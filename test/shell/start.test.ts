@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureElectronBuilt } from './built.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FAKE = fileURLToPath(new URL('./fake-electron/register.mjs', import.meta.url));
 
 /** `npm start -- <args>` in its own process group (npm, node and whatever they spawn die together). */
 function npmStart(args: string[], env: NodeJS.ProcessEnv) {
@@ -30,7 +31,8 @@ function npmStart(args: string[], env: NodeJS.ProcessEnv) {
     }
   };
   onCleanup(stop);
-  return { child, output, stop };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output, stop, exited };
 }
 
 /** The environment of this machine without a display, or with one named. */
@@ -169,5 +171,66 @@ describe('npm start where Electron can start', () => {
     expect(readFileSync(argsFile, 'utf8').trim()).toBe(`${join(ROOT, 'dist', 'electron', 'main.js')} --port 0`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(output.stderr).not.toContain('headless');
+  });
+});
+
+describe('npm start after the app itself decided to stop', () => {
+  beforeAll(() => ensureElectronBuilt());
+
+  it('when the human chose Quit in the "another bridge is running" dialog, no headless bridge starts', async () => {
+    const other = await startBridge();
+    // the built main process on the fake Electron, launched by npm start as it would launch Electron
+    const fake = tempDir();
+    writeFileSync(join(fake, 'electron'), `#!/bin/sh\nexec "${process.execPath}" --import "${FAKE}" "$@"\n`);
+    chmodSync(join(fake, 'electron'), 0o755);
+    const { output, exited } = npmStart(
+      ['--port', String(other.port), '--data-dir', other.context.config.dataDir],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }),
+    );
+    expect(await exited).toBe(0);
+    expect(output.stderr).not.toContain('headless');
+    expect(output.stderr).toContain('the human chose Quit instead of opening the other bridge');
+    expect((await http(`${other.url}/bridge/health`)).body).toMatchObject({ ok: true });
+  });
+
+  it('when the app showed its own error (exit 2), says nothing more and exits 2', async () => {
+    const fake = tempDir();
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\necho "aiti:desktop --port must be a port number" >&2\nexit 2\n');
+    chmodSync(join(fake, 'electron'), 0o755);
+    const { output, exited } = npmStart(
+      ['--port', 'eighty'],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }),
+    );
+    expect(await exited).toBe(2);
+    expect(output.stderr).not.toContain('headless');
+  });
+});
+
+describe('npm start where the kernel refuses the sandbox its user namespaces (Ubuntu 24.04)', () => {
+  it('starts Electron with --no-sandbox and says why and how to keep the sandbox', async () => {
+    ensureElectronBuilt();
+    const fake = tempDir();
+    const argsFile = join(fake, 'args.txt');
+    writeFileSync(join(fake, 'electron'), `#!/bin/sh\necho "$@" > "${argsFile}"\nexec sleep 30\n`);
+    chmodSync(join(fake, 'electron'), 0o755);
+    // what AppArmor's restriction looks like from a shell: creating a user namespace fails
+    const bin = tempDir();
+    writeFileSync(
+      join(bin, 'unshare'),
+      '#!/bin/sh\necho "unshare: write failed /proc/self/uid_map: Operation not permitted" >&2\nexit 1\n',
+    );
+    chmodSync(join(bin, 'unshare'), 0o755);
+    const { output } = npmStart(
+      ['--port', '0'],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake, PATH: `${bin}:${process.env.PATH ?? ''}` }),
+    );
+    await waitFor(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').length > 0, 20_000, 'Electron launched');
+    expect(readFileSync(argsFile, 'utf8').trim()).toBe(
+      `${join(ROOT, 'dist', 'electron', 'main.js')} --no-sandbox --port 0`,
+    );
+    const helper = join(fake, 'chrome-sandbox');
+    expect(output.stderr).toContain(
+      `aiti-bridge: this system refuses the user namespaces Electron's sandbox needs (Ubuntu 23.10+ restricts them) and ${helper} is not setuid root: starting Electron with --no-sandbox. To keep the sandbox: sudo chown root:root '${helper}' && sudo chmod 4755 '${helper}'`,
+    );
   });
 });
