@@ -21,12 +21,20 @@ export interface OpenAskRequest {
   askId: string;
 }
 
+/** Something about the desktop the human should read in the window: a problem to fix, or how things work here. */
+export interface HostNotice {
+  level: 'warning' | 'info';
+  text: string;
+}
+
 export interface HostInfo {
   platform: string;
   /** the accelerator that opens the composer, e.g. "CommandOrControl+Shift+Space" */
   shortcut: string;
   /** set when the shortcut could not be registered (another app holds it, or it is not a valid accelerator) */
   shortcutProblem?: string;
+  /** e.g. no Node for the registered shim, no tray on this desktop (how to quit), Wayland's shortcut portal */
+  notices: HostNotice[];
 }
 
 /**

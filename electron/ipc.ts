@@ -14,7 +14,8 @@ export interface IpcDeps {
   origin: string;
   /** the human's token, once the bridge proved it still holds it (bridge-host.ts tokenForWindow); rejects otherwise */
   token(): string | Promise<string>;
-  hostInfo(): HostInfo;
+  /** may wait for the desktop checks (the Node search) to finish */
+  hostInfo(): HostInfo | Promise<HostInfo>;
 }
 
 /** Refuses IPC from anything but the main frame of our window showing the bridge's own renderer. */

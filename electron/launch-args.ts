@@ -1,11 +1,16 @@
 import { OPTIONS } from '../bridge/config.js';
 import { HIDDEN_ARG } from './login-item.js';
 
+/** The argument that opens the composer addressed to all agents: a shortcut the desktop's own settings can bind. */
+export const COMPOSE_ARG = '--compose';
+
 export interface LaunchArgs {
   /** the bridge's own flags (--port, --data-dir …), handed to resolveConfig like the CLI's */
   bridge: string[];
   /** launched at login: stay in the tray */
   hidden: boolean;
+  /** open the composer addressed to all agents (a second launch with it reaches the running app) */
+  compose: boolean;
 }
 
 /**
@@ -15,10 +20,15 @@ export interface LaunchArgs {
 export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
   const bridge: string[] = [];
   let hidden = false;
+  let compose = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === HIDDEN_ARG) {
       hidden = true;
+      continue;
+    }
+    if (arg === COMPOSE_ARG) {
+      compose = true;
       continue;
     }
     const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
@@ -31,5 +41,5 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
       i++;
     }
   }
-  return { bridge, hidden };
+  return { bridge, hidden, compose };
 }

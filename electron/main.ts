@@ -22,18 +22,24 @@ import { ConfigError, resolveConfig } from '../bridge/config.js';
 import { createLogger } from '../bridge/log.js';
 import { registerShim } from '../bridge/register/register.js';
 import { startBridgeHost, tokenForWindow, type BridgeHost } from './bridge-host.js';
-import { parseLaunchArgs } from './launch-args.js';
+import type { HostNotice } from './channels.js';
+import { COMPOSE_ARG, parseLaunchArgs } from './launch-args.js';
+import { enabledFeatures, isWaylandSession } from './linux-desktop.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
+import { startNodeCheck } from './node-check.js';
 import { setupNotifications } from './notifications.js';
 import { setupSessionEnd } from './session-end.js';
 import { trackOpenAsks } from './open-asks.js';
-import { registerWithClients, shimForApp } from './register.js';
+import { registerWithClients, shimScript } from './register.js';
 import { remoteFeed, type RemoteFeed } from './remote-feed.js';
+import { runCommand } from './run-command.js';
 import { openSettings } from './settings.js';
 import { chooseShortcut, setupShortcut } from './shortcut.js';
 import { setupSingleInstance } from './single-instance.js';
-import { setupTray } from './tray.js';
+import { setupTray, type TrayControl } from './tray.js';
+import { trayIcons } from './tray-icons.js';
+import { trayNotice, trayPresence } from './tray-presence.js';
 import { setupWindow, type WindowControl } from './window.js';
 
 const log = createLogger('aiti:desktop');
@@ -41,6 +47,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 // build/ beside dist/: the repository in development, app.asar when packaged (electron-builder.yml files)
 const buildDir = join(here, '..', '..', 'build');
 const launch = parseLaunchArgs(process.argv.slice(1));
+const mainScript = fileURLToPath(import.meta.url);
+/** how this app is started from outside: the AppImage, the installed binary, or Electron on this main script */
+const appCommand = [process.env.APPIMAGE ?? process.execPath, ...(app.isPackaged ? [] : [mainScript])];
+const quoted = (command: string[]) =>
+  command.map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ');
 
 let quitting = false;
 let control: WindowControl | undefined;
@@ -81,11 +92,27 @@ async function onReady(): Promise<void> {
   const settings = openSettings(join(config.dataDir, 'aiti-bridge'));
   if (settings.problem) log.warn(settings.problem);
   const origin = new URL(bridgeHost.url).origin;
+  const mcpUrl = `${bridgeHost.url}/mcp/mcp`;
+  const platform = process.platform;
+
+  // the tray comes last; a Node search that finishes before it has nothing to refresh yet
+  const tray: { control?: TrayControl } = {};
+  const node = startNodeCheck({
+    platform,
+    env: process.env,
+    home: homedir(),
+    run: runCommand,
+    mcpUrl,
+    onChange: () => tray.control?.refresh(),
+  });
+  // without a tray (GNOME without AppIndicator), a hidden window could not be brought back: closing it quits
+  const presence = await trayPresence({ platform, env: process.env, run: runCommand });
 
   // the renderer asks for nothing: refuse every permission but writing to the clipboard and notifications
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
     callback(permission === 'clipboard-sanitized-write' || permission === 'notifications'),
   );
+  const loginLaunch = launch.hidden || (platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
   const window = (control = setupWindow({
     createWindow: (options) => new BrowserWindow(options),
     openExternal: (url) => shell.openExternal(url),
@@ -94,9 +121,11 @@ async function onReady(): Promise<void> {
     icon: join(buildDir, 'icon.png'),
     isQuitting: () => quitting,
     // started at login: stay in the tray (macOS says so itself; elsewhere the login item passes --hidden)
-    hidden: launch.hidden || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin),
+    hidden: loginLaunch && presence !== 'missing',
+    ...(presence === 'missing' ? { quitOnClose: () => app.quit() } : {}),
     onLoadError: (error) => log.error(`the window could not load ${bridgeHost.url}/aiti/ui/: ${error.message}`),
   }));
+  if (launch.compose) window.compose('all');
 
   setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
 
@@ -104,18 +133,32 @@ async function onReady(): Promise<void> {
     globalShortcut,
     choice: chooseShortcut(process.env, settings.get().shortcut, settings.file),
     settingsFile: settings.file,
+    ...(isWaylandSession(platform, process.env)
+      ? { wayland: { composeCommand: quoted([...appCommand, COMPOSE_ARG]) } }
+      : {}),
     onPress: () => window.compose('all'),
   });
 
+  const notices = async (): Promise<HostNotice[]> => {
+    await node.latest();
+    const lines: HostNotice[] = [];
+    const problem = node.problem();
+    if (problem) lines.push({ level: 'warning', text: problem });
+    const noTray = trayNotice(presence);
+    if (noTray) lines.push({ level: 'info', text: noTray });
+    if (shortcut.note) lines.push({ level: 'info', text: shortcut.note });
+    return lines;
+  };
   setupIpc({
     ipcMain,
     windowId: () => window.window.webContents.id,
     origin,
     token: () => tokenForWindow(bridgeHost),
-    hostInfo: () => ({
-      platform: process.platform,
+    hostInfo: async () => ({
+      platform,
       shortcut: shortcut.accelerator,
       ...(shortcut.problem ? { shortcutProblem: shortcut.problem } : {}),
+      notices: await notices(),
     }),
   });
 
@@ -141,38 +184,42 @@ async function onReady(): Promise<void> {
     });
   }
 
-  setupTray({
+  tray.control = setupTray({
     createTray: (image) => new Tray(image),
     buildMenu: (template) => Menu.buildFromTemplate(template),
-    icons: { idle: join(buildDir, 'tray', 'tray.png'), attention: join(buildDir, 'tray', 'tray-ask.png') },
+    icons: trayIcons(join(buildDir, 'tray'), platform),
     ...(asks ? { asks } : {}),
     ...(bridgeHost.kind === 'attached' ? { attachedTo: bridgeHost.url } : {}),
     setBadge: (count) => app.setBadgeCount(count),
-    mcpUrl: `${bridgeHost.url}/mcp/mcp`,
+    mcpUrl,
     writeClipboard: (text) => clipboard.writeText(text),
     showWindow: () => window.show(),
     composeToAll: () => window.compose('all'),
-    registerWithClients: () =>
+    registerWithClients: async () =>
       registerWithClients({
         registerShim,
         home: homedir(),
-        shim: shimForApp(join(here, '..', '..'), process.env, process.resourcesPath),
-        mcpUrl: `${bridgeHost.url}/mcp/mcp`,
+        env: await node.env(),
+        script: shimScript(join(here, '..', '..'), process.resourcesPath),
+        // a fresh look: the human may have installed Node after the tray said there was none
+        node: () => node.again(),
+        platform,
+        mcpUrl,
       }),
     tell,
     startAtLogin: loginItem({
-      platform: process.platform,
+      platform,
       app,
       execPath: process.env.APPIMAGE ?? process.execPath,
       packaged: app.isPackaged,
-      mainScript: fileURLToPath(import.meta.url),
+      mainScript,
       autostartDir: join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'autostart'),
     }),
     notificationsPaused: {
       get: () => settings.get().notificationsPaused,
       set: (on) => settings.update({ notificationsPaused: on }),
     },
-    problems: () => (shortcut.problem ? [shortcut.problem] : []),
+    problems: () => [shortcut.problem, node.problem()].filter((p): p is string => Boolean(p)),
     quit: () => app.quit(),
   });
   if (shortcut.problem) tell(shortcut.problem);
@@ -199,9 +246,14 @@ function fail(error: unknown): void {
 function main(): void {
   // a second launch brings the window forward, unless it is the login item starting while we already run
   const onSecondInstance = (argv: string[]) => {
-    if (!parseLaunchArgs(argv.slice(1)).hidden) control?.show();
+    const again = parseLaunchArgs(argv.slice(1));
+    if (again.compose) control?.compose('all');
+    else if (!again.hidden) control?.show();
   };
   if (!setupSingleInstance({ app, onSecondInstance })) return;
+  // before ready: Chromium reads its features once (Wayland's global shortcuts need the portal)
+  const features = enabledFeatures(process.platform, process.env, app.commandLine.getSwitchValue('enable-features'));
+  if (features) app.commandLine.appendSwitch('enable-features', features);
   // Windows shows notifications only for an app with an AppUserModelID (electron-builder.yml appId)
   if (process.platform === 'win32') app.setAppUserModelId('dev.aiti.bridge');
   app.on('before-quit', () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeProblem, type NodeSearch } from './node-finder.js';
 
 /** The command an MCP client runs to start the stdio shim. */
 export interface ShimCommand {
@@ -14,27 +15,29 @@ export interface ShimReport {
 
 export interface RegisterDeps {
   /** bridge/register's registerShim: the `aiti-bridge --register-shim` logic */
-  registerShim(options: { home: string; shim: ShimCommand }): ShimReport;
+  registerShim(options: { home: string; shim: ShimCommand; env: NodeJS.ProcessEnv }): ShimReport;
   home: string;
-  /** the shim to register, or undefined where this install has none (see shimForApp) */
-  shim: ShimCommand | undefined;
-  /** the app's MCP endpoint, offered instead when there is no shim */
+  /** the environment the clients' folders are found with (the login shell's CLAUDE_CONFIG_DIR, CODEX_HOME …) */
+  env: NodeJS.ProcessEnv;
+  /** the shim script of this install, or undefined where it has none (see shimScript) */
+  script: string | undefined;
+  /** the Node that will run it (node-finder.ts) */
+  node(): Promise<NodeSearch>;
+  platform: NodeJS.Platform;
+  /** the app's MCP endpoint, offered instead when there is no shim or no Node */
   mcpUrl: string;
 }
 
 /**
- * The shim of this install. From a checkout: Node running its bin/aiti-bridge.js --stdio (npm's Node under
- * npm start, else the one on PATH). From an installed app: the one-file CLI shipped in its resources
- * (`<resources>/aiti-cli/bin/aiti-bridge.mjs`), run by the Node on PATH, since the app's own binary cannot run
- * scripts (the RunAsNode fuse is off). Undefined when neither exists.
+ * The shim script of this install. From a checkout: its bin/aiti-bridge.js. From an installed app: the one-file
+ * CLI shipped in its resources (`<resources>/aiti-cli/bin/aiti-bridge.mjs`), since the app's own binary cannot
+ * run scripts (the RunAsNode fuse is off). Undefined when neither exists.
  */
-export function shimForApp(root: string, env: NodeJS.ProcessEnv, resourcesPath?: string): ShimCommand | undefined {
-  const node = env.npm_node_execpath || 'node';
+export function shimScript(root: string, resourcesPath?: string): string | undefined {
   const bin = join(root, 'bin', 'aiti-bridge.js');
-  if (!root.includes('.asar') && existsSync(bin)) return { command: node, args: [bin, '--stdio'] };
+  if (!root.includes('.asar') && existsSync(bin)) return bin;
   const shipped = resourcesPath && join(resourcesPath, 'aiti-cli', 'bin', 'aiti-bridge.mjs');
-  if (shipped && existsSync(shipped)) return { command: node, args: [shipped, '--stdio'] };
-  return undefined;
+  return shipped && existsSync(shipped) ? shipped : undefined;
 }
 
 const STATUS: Record<string, string> = {
@@ -43,14 +46,20 @@ const STATUS: Record<string, string> = {
   unchanged: 'already registered',
 };
 
-/** "Register with MCP clients" from the tray: runs registerShim and says in one short text what it did. */
+/**
+ * "Register with MCP clients" from the tray: registers the shim run by an absolute path to a Node that works, and
+ * says in one short text what it did; refuses, saying what to install, when there is no such Node.
+ */
 export async function registerWithClients(deps: RegisterDeps): Promise<string> {
-  if (!deps.shim) {
+  if (!deps.script) {
     throw new Error(
       `this app has no stdio shim to register (its aiti-cli resource is missing); add ${deps.mcpUrl} to your MCP client as a Streamable HTTP server instead`,
     );
   }
-  const report = deps.registerShim({ home: deps.home, shim: deps.shim });
+  const search = await deps.node();
+  if (!search.node) throw new Error(nodeProblem(search, deps.platform, deps.mcpUrl));
+  const shim = { command: search.node.path, args: [deps.script, '--stdio'] };
+  const report = deps.registerShim({ home: deps.home, shim, env: deps.env });
   const found = report.clients.filter((c) => c.status !== 'not-found');
   const failed = found.filter((c) => c.status === 'error');
   if (!found.length) {
@@ -63,5 +72,8 @@ export async function registerWithClients(deps: RegisterDeps): Promise<string> {
     .join(', ');
   const errors = failed.map((c) => `${c.client}: ${c.error ?? 'failed'}`).join('; ');
   if (!done) throw new Error(errors);
-  return errors ? `Registered the aiti shim — ${done}. Failed — ${errors}` : `Registered the aiti shim — ${done}.`;
+  const ran = `run by Node ${search.node.version}`;
+  return errors
+    ? `Registered the aiti shim (${ran}) — ${done}. Failed — ${errors}`
+    : `Registered the aiti shim (${ran}) — ${done}.`;
 }

@@ -40,6 +40,8 @@ export interface WindowDeps {
   isQuitting(): boolean;
   /** start hidden in the tray (launched at login) */
   hidden?: boolean;
+  /** set where there is no tray to bring a hidden window back from: closing the window quits the app instead */
+  quitOnClose?(): void;
   onLoadError?(error: Error): void;
 }
 
@@ -82,7 +84,10 @@ export function windowOptions(deps: Pick<WindowDeps, 'preload' | 'icon'>): Brows
 
 const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
-/** Creates the window on the bridge's renderer; closing it hides it to the tray; navigation stays on the window. */
+/**
+ * Creates the window on the bridge's renderer; closing it hides it to the tray (or quits, without a tray);
+ * navigation stays on the window.
+ */
 export function setupWindow(deps: WindowDeps): WindowControl {
   const window = deps.createWindow(windowOptions(deps));
   const home = new URL(deps.url);
@@ -101,7 +106,9 @@ export function setupWindow(deps: WindowDeps): WindowControl {
   window.on('close', (event) => {
     if (deps.isQuitting()) return;
     event.preventDefault();
-    window.hide();
+    // quitting closes the bridge first (will-quit), then this window
+    if (deps.quitOnClose) deps.quitOnClose();
+    else window.hide();
   });
 
   const show = () => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
 import { Composer } from './composer/Composer.js';
-import { forgetToken, host, onComposeRequest, onOpenAskRequest } from './host.js';
+import { forgetToken, host, onComposeRequest, onOpenAskRequest, type AitiHost } from './host.js';
 import { ALL, History } from './inbox/History.js';
 import { isTyping } from './keys.js';
 import { AgentsPanel } from './panels/AgentsPanel.js';
@@ -28,7 +28,7 @@ export function App() {
   const [to, setTo] = useState('all');
   const composer = useRef<HTMLTextAreaElement>(null);
 
-  const [shortcut, setShortcut] = useState<{ shortcut: string; shortcutProblem?: string }>();
+  const [shortcut, setShortcut] = useState<Awaited<ReturnType<NonNullable<AitiHost['hostInfo']>>>>();
   const [drawer, setDrawer] = useState(false);
   const drawerClose = useRef<HTMLButtonElement>(null);
   // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
@@ -256,6 +256,14 @@ export function App() {
             }}
           />
           {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
+          {shortcut?.notices?.map((notice) => (
+            <p
+              key={notice.text}
+              className={notice.level === 'warning' ? 'card-error host-notice' : 'muted host-notice'}
+            >
+              {notice.text}
+            </p>
+          ))}
           <p className="shortcuts muted">
             {shortcut && !shortcut.shortcutProblem && (
               <>

@@ -5,7 +5,8 @@
  * there is no host and the token comes from `#token=` in the URL.
  *
  * - `token()`: the human's token (the desktop app rejects when the bridge on the port could not prove it holds it);
- * - `hostInfo()`: the desktop shell's global shortcut (shown in the window) and why it failed, if it did;
+ * - `hostInfo()`: the desktop shell's global shortcut (shown in the window) and why it failed, if it did, and
+ *   the notices the window shows about the desktop (no Node for the shim, no tray: how to quit …);
  * - `onCompose(listener)`: the global shortcut or the tray fired: focus the composer addressed to `to`;
  *   without a preload, the same happens on an `aiti:compose` window event (`detail: {to}`) or a `#compose`
  *   (or `#compose=<agentId>`) hash;
@@ -13,7 +14,12 @@
  */
 export interface AitiHost {
   token(): Promise<string> | string;
-  hostInfo?(): Promise<{ platform: string; shortcut: string; shortcutProblem?: string }>;
+  hostInfo?(): Promise<{
+    platform: string;
+    shortcut: string;
+    shortcutProblem?: string;
+    notices?: Array<{ level: 'warning' | 'info'; text: string }>;
+  }>;
   onCompose?(listener: (request: { to: string }) => void): (() => void) | void;
   onOpenAsk?(listener: (request: { askId: string }) => void): (() => void) | void;
 }

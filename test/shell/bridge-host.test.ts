@@ -81,6 +81,6 @@ describe('launch arguments', () => {
         '--mcp-auth',
         '--hidden',
       ]),
-    ).toEqual({ bridge: ['--port', '0', '--data-dir=/tmp/x', '--mcp-auth'], hidden: true });
+    ).toEqual({ bridge: ['--port', '0', '--data-dir=/tmp/x', '--mcp-auth'], hidden: true, compose: false });
   });
 });

@@ -9,7 +9,7 @@ function ipc() {
     windowId: () => 7,
     origin: 'http://127.0.0.1:8777',
     token: () => 'the-token',
-    hostInfo: () => ({ platform: 'linux', shortcut: 'CommandOrControl+Shift+Space' }),
+    hostInfo: () => ({ platform: 'linux', shortcut: 'CommandOrControl+Shift+Space', notices: [] }),
   });
   const invoke = (channel: Channel, event: IpcSender) => {
     const handler = handlers.get(channel);
@@ -35,6 +35,7 @@ describe('IPC between the window and main', () => {
     expect(invoke(Channel.HostInfo, fromWindow)).toEqual({
       platform: 'linux',
       shortcut: 'CommandOrControl+Shift+Space',
+      notices: [],
     });
   });
 

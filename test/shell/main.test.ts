@@ -1,24 +1,32 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Channel } from '../../electron/channels.js';
+import { Channel, type HostInfo } from '../../electron/channels.js';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureElectronBuilt } from './built.js';
+import { sessionBus, whyNoSessionBus } from './session-bus.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAKE = fileURLToPath(new URL('./fake-electron/register.mjs', import.meta.url));
 
 interface Report {
-  window?: { options: { webPreferences: Record<string, unknown> }; url?: string; visible: boolean };
+  window?: {
+    options: { webPreferences: Record<string, unknown> };
+    url?: string;
+    visible: boolean;
+    closed?: boolean;
+    sent: Array<{ channel: string; args: unknown[] }>;
+  };
+  switches?: Record<string, string>;
   tray?: { image: string; tooltip: string; menu: string[] };
   shortcuts: Array<{ accelerator: string; registered: boolean }>;
   notifications: Array<{ title: string; body: string }>;
   dialogs: Array<{ kind: string; title?: string; content?: string; message?: string }>;
-  ipc: Record<string, { answer?: unknown; error?: string; stranger?: string }>;
+  ipc: Record<string, { answer?: HostInfo | string; error?: string; stranger?: string }>;
   permissions: Record<string, boolean>;
   quit: boolean;
   exitCode?: number;
@@ -45,7 +53,12 @@ function runApp(args: string[], env: Record<string, string> = {}) {
     await waitFor(() => Boolean(report() && check(report() as Report)), 15_000, `${what}; stderr:\n${stderr}`);
     return report() as Report;
   };
-  return { child, exited, report, until };
+  /** a second launch by hand, with these arguments */
+  const launchAgain = (argv: string[]) => {
+    writeFileSync(`${reportFile}.argv`, JSON.stringify(argv));
+    child.kill('SIGUSR2');
+  };
+  return { child, exited, report, until, launchAgain };
 }
 
 describe('the desktop main process, wired together', () => {
@@ -132,6 +145,51 @@ describe('the desktop main process, wired together', () => {
       await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
     });
   }
+
+  it('on Wayland, turns on the shortcut portal before ready and tells the window how to bind --compose', async () => {
+    const app = runApp(['--port', '0', '--data-dir', tempDir()], { XDG_SESSION_TYPE: 'wayland' });
+    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.HostInfo]), 'the app is ready');
+    expect(r.switches).toEqual({ 'enable-features': 'GlobalShortcutsPortal,GlobalShortcutsPortalPreferredTrigger' });
+    const info = r.ipc[Channel.HostInfo]?.answer as HostInfo;
+    const main = join(ROOT, 'dist', 'electron', 'main.js');
+    expect(info.notices).toContainEqual({
+      level: 'info',
+      text: `On Wayland the desktop may ask you once to allow the shortcut "CommandOrControl+Shift+Space"; if pressing it does nothing, bind a key in your desktop's keyboard settings to run: ${process.execPath} ${main} --compose`,
+    });
+
+    // that command, run while the app is in the tray: the window comes back on the composer
+    app.launchAgain(['--compose']);
+    const again = await app.until((r) => r.secondLaunches === 1, 'the --compose launch');
+    expect(again.window?.visible).toBe(true);
+    expect(again.window?.sent).toContainEqual({ channel: Channel.Compose, args: [{ to: 'all' }] });
+  });
+
+  it('on X11 and elsewhere, starts without extra Chromium features', async () => {
+    const app = runApp(['--port', '0', '--data-dir', tempDir()], { XDG_SESSION_TYPE: 'x11' });
+    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.HostInfo]), 'the app is ready');
+    expect(r.switches).toBeUndefined();
+  });
+
+  it('on GNOME without a tray, a login launch shows the window and closing it quits', async (ctx) => {
+    const why = whyNoSessionBus();
+    if (why) return ctx.skip(why);
+    const bus = await sessionBus();
+    const app = runApp(['--hidden', '--port', '0', '--data-dir', tempDir()], {
+      DBUS_SESSION_BUS_ADDRESS: bus,
+      XDG_CURRENT_DESKTOP: 'ubuntu:GNOME',
+      XDG_SESSION_TYPE: 'x11',
+    });
+    const r = await app.until((r) => Boolean(r.tray && r.ipc[Channel.HostInfo] && r.window?.visible), 'the window');
+    const info = r.ipc[Channel.HostInfo]?.answer as HostInfo;
+    expect(info.notices.map((n) => n.text)).toContainEqual(
+      expect.stringContaining('closing this window quits AITI Bridge'),
+    );
+    const origin = new URL(r.window?.url ?? '').origin;
+    app.child.kill('SIGTTIN');
+    expect(await app.exited).toBe(0);
+    expect(app.report()?.quit).toBe(true);
+    await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
+  });
 
   it('tells the human when another app holds the shortcut: a notification and the tray tooltip', async () => {
     const app = runApp(['--port', '0', '--data-dir', tempDir()], {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { HostNotice } from '../../electron/channels.js';
 import { setupIpc, type IpcSender } from '../../electron/ipc.js';
 import { setupWindow, type ShellWindow, type WindowControl } from '../../electron/window.js';
 import { startBridge } from '../helpers/bridge.js';
@@ -76,7 +77,7 @@ function pageWindow(page: Page): ShellWindow & { visible: boolean } {
   return win;
 }
 
-async function desktopWindow(options: { shortcutProblem?: string } = {}) {
+async function desktopWindow(options: { shortcutProblem?: string; notices?: HostNotice[] } = {}) {
   const bridge = await startBridge();
   const handlers = new Map<string, (event: IpcSender) => unknown>();
   setupIpc({
@@ -84,7 +85,7 @@ async function desktopWindow(options: { shortcutProblem?: string } = {}) {
     windowId: () => WINDOW_ID,
     origin: new URL(bridge.url).origin,
     token: () => bridge.token,
-    hostInfo: () => ({ platform: 'linux', shortcut: 'CommandOrControl+Shift+Space', ...options }),
+    hostInfo: async () => ({ platform: 'linux', shortcut: 'CommandOrControl+Shift+Space', notices: [], ...options }),
   });
   const browser = await launchBrowser();
   const page = await browser.newPage();
@@ -143,6 +144,20 @@ describe('the window in the desktop host', () => {
     const problem = 'the shortcut "CommandOrControl+Shift+Space" (from the default) is held by another app';
     const held = await desktopWindow({ shortcutProblem: problem });
     await waitFor(async () => (await held.page.locator('.card-error').textContent()) === problem, 5000, 'the problem');
+  });
+
+  it("shows the host's notices: a problem as an error, the rest as notes", async () => {
+    const problem = 'MCP clients cannot run the aiti shim: it needs Node.js 20.11 or newer and none was found.';
+    const note = 'This desktop shows no tray icons: closing this window quits AITI Bridge and answers its open asks.';
+    const { page } = await desktopWindow({
+      notices: [
+        { level: 'warning', text: problem },
+        { level: 'info', text: note },
+      ],
+    });
+    await waitFor(async () => (await page.locator('.host-notice').count()) === 2, 5000, 'the notices');
+    expect(await page.locator('.host-notice.card-error').textContent()).toBe(problem);
+    expect(await page.locator('.host-notice.muted').textContent()).toBe(note);
   });
 
   it('the shortcut and "Push to all…" put the cursor in the composer addressed to all agents', async () => {

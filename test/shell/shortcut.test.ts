@@ -67,4 +67,35 @@ describe('the global shortcut', () => {
     expect(state.problem).toMatch(/^the shortcut "Ctrl\+Shift\+\?!" \(from AITI_SHORTCUT\) is not a valid accelerator/);
     expect(state.problem).toContain('e.g. "CommandOrControl+Shift+Space"');
   });
+
+  describe('on Wayland, through the desktop portal', () => {
+    const composeCommand = '"/home/me/Apps/AITI Bridge.AppImage" --compose';
+
+    it('says the desktop may ask once, and how to bind the key in its own settings if nothing happens', () => {
+      const state = setupShortcut({
+        globalShortcut: fakeGlobalShortcut(),
+        choice: chooseShortcut({}, undefined, SETTINGS),
+        settingsFile: SETTINGS,
+        wayland: { composeCommand },
+        onPress: () => undefined,
+      });
+      expect(state).toEqual({
+        accelerator: DEFAULT_SHORTCUT,
+        note: `On Wayland the desktop may ask you once to allow the shortcut "${DEFAULT_SHORTCUT}"; if pressing it does nothing, bind a key in your desktop's keyboard settings to run: ${composeCommand}`,
+      });
+    });
+
+    it('a refused portal is a problem that names the command to bind instead', () => {
+      const state = setupShortcut({
+        globalShortcut: fakeGlobalShortcut([DEFAULT_SHORTCUT]),
+        choice: chooseShortcut({}, undefined, SETTINGS),
+        settingsFile: SETTINGS,
+        wayland: { composeCommand },
+        onPress: () => undefined,
+      });
+      expect(state.problem).toBe(
+        `the shortcut "${DEFAULT_SHORTCUT}" (from the default) could not be registered: on Wayland global shortcuts go through the desktop's GlobalShortcuts portal, which this desktop refused or does not offer (KDE Plasma and GNOME 48+ have it); bind a key in your desktop's keyboard settings to run: ${composeCommand}`,
+      );
+    });
+  });
 });

@@ -63,6 +63,18 @@ describe('the window', () => {
     expect(window.clickClose()).toBe(true);
   });
 
+  it('without a tray, closing the window quits the app instead of hiding it out of reach', async () => {
+    let quits = 0;
+    const { window, quit } = openWindow({ quitOnClose: () => quits++ });
+    await settle();
+    expect(window.clickClose()).toBe(false);
+    expect(quits).toBe(1);
+    // the app's quit comes back as a real close once it is quitting
+    quit();
+    expect(window.clickClose()).toBe(true);
+    expect(quits).toBe(1);
+  });
+
   it('refuses to navigate away from the window and opens web links in the browser instead', () => {
     const { window, opened } = openWindow();
     expect(window.webContents.navigate('https://example.com/docs')).toBe(true);

@@ -2,7 +2,7 @@
 // app does that a human would see (window URL, tray tooltip and menu, notifications, dialogs) is written as JSON
 // to $FAKE_ELECTRON_REPORT after each change. SIGTERM clicks the tray's "Quit" item.
 import { EventEmitter } from 'node:events';
-import { renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 const report = {
   ready: false,
@@ -33,6 +33,19 @@ const cancellable = () => ({
 });
 
 export const app = {
+  isPackaged: false,
+  // Chromium's switches, as main.ts sets them before ready
+  commandLine: {
+    switches: {},
+    getSwitchValue(name) {
+      return this.switches[name] ?? '';
+    },
+    appendSwitch(name, value = '') {
+      this.switches[name] = value;
+      report.switches = { ...this.switches };
+      save();
+    },
+  },
   requestSingleInstanceLock: () => true,
   on(event, listener) {
     appEvents.on(event, listener);
@@ -222,7 +235,20 @@ const launchAgain = (argv) => {
   appEvents.emit('second-instance', {}, argv);
   save();
 };
-process.on('SIGUSR2', () => launchAgain(['/opt/aiti-bridge']));
+// the arguments of a launch by hand: $FAKE_ELECTRON_REPORT.argv when the test wrote one (JSON), else none
+process.on('SIGUSR2', () => {
+  const file = `${process.env.FAKE_ELECTRON_REPORT}.argv`;
+  launchAgain(['/opt/aiti-bridge', ...(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [])]);
+});
+
+// SIGTTIN: the human clicks the window's close button; the window closes unless the app prevents it
+process.on('SIGTTIN', () => {
+  const event = cancellable();
+  created.window?.emit('close', event);
+  report.window.closed = !event.defaultPrevented;
+  if (report.window.closed) report.window.visible = false;
+  save();
+});
 
 // Windows ends the session (SIGWINCH: the window's session-end); Linux or macOS shuts down (SIGPWR: powerMonitor's
 // shutdown, whose preventDefault asks the system to wait)
