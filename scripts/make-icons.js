@@ -1,23 +1,46 @@
 #!/usr/bin/env node
-// Renders build/icon.svg (the one source image) into the PNGs the app and its installers use:
-// build/icon.png (512, electron-builder derives every platform's icon from it) and the tray icons in
-// build/tray/ (16 px and @2x; the "-ask" variant carries a dot for open asks). Uses the local Chromium, no network.
-// Usage: node scripts/make-icons.js [outDir]   (default: build/)
-import { mkdirSync, readFileSync } from 'node:fs';
+// Renders build/icon.svg (the one source image) into the images the app and its installers use, with the local
+// Chromium (no network):
+// - build/icon.png, 512 px: electron-builder derives the macOS and Linux icons from it;
+// - build/icon.ico, 16–256 px: the Windows app, installer and taskbar icon;
+// - build/tray/tray.png and tray@2x.png (16 and 32 px) for macOS and Linux, and build/tray/tray.ico (16–64 px,
+//   sharp at 100–400 % scaling) for Windows; each also as tray-ask.*, carrying a dot for open asks.
+// Usage: node scripts/make-icons.js [outDir]   (default: build/). Needs playwright-core (a dev dependency) and a
+// Chromium: /usr/bin/chromium (Debian's "chromium"), or the one CHROMIUM_PATH names.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { icoFromPngs } from './ico.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = process.argv[2] ?? join(root, 'build');
 const svg = readFileSync(join(root, 'build', 'icon.svg'), 'utf8');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+if (!existsSync(chromiumPath)) {
+  console.error(
+    `make-icons: no Chromium at ${chromiumPath}; install Debian's "chromium" package or set CHROMIUM_PATH to a Chrome or Chromium binary`,
+  );
+  process.exit(2);
+}
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch {
+  console.error('make-icons: playwright-core is missing; run "npm ci" first');
+  process.exit(2);
+}
 
-const images = [
+const pngs = [
   { file: 'icon.png', size: 512, dot: false },
   { file: 'tray/tray.png', size: 16, dot: false },
   { file: 'tray/tray@2x.png', size: 32, dot: false },
   { file: 'tray/tray-ask.png', size: 16, dot: true },
   { file: 'tray/tray-ask@2x.png', size: 32, dot: true },
+];
+const icos = [
+  { file: 'icon.ico', sizes: [16, 24, 32, 48, 64, 128, 256], dot: false },
+  { file: 'tray/tray.ico', sizes: [16, 20, 24, 32, 40, 48, 64], dot: false },
+  { file: 'tray/tray-ask.ico', sizes: [16, 20, 24, 32, 40, 48, 64], dot: true },
 ];
 
 const page = (size, dot) => `<!doctype html><html><body style="margin:0;background:transparent">
@@ -27,7 +50,7 @@ const page = (size, dot) => `<!doctype html><html><body style="margin:0;backgrou
 </div></body></html>`;
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumPath,
   args: [
     '--headless',
     '--no-sandbox',
@@ -40,17 +63,22 @@ const browser = await chromium.launch({
 try {
   const context = await browser.newContext({ deviceScaleFactor: 1 });
   const tab = await context.newPage();
-  mkdirSync(join(out, 'tray'), { recursive: true });
-  for (const { file, size, dot } of images) {
+  const render = async (size, dot) => {
     await tab.setViewportSize({ width: size, height: size });
     await tab.setContent(page(size, dot));
     await tab.locator('img').evaluate((img) => img.decode());
-    await tab.screenshot({
-      path: join(out, file),
-      omitBackground: true,
-      clip: { x: 0, y: 0, width: size, height: size },
-    });
+    return tab.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+  };
+  mkdirSync(join(out, 'tray'), { recursive: true });
+  for (const { file, size, dot } of pngs) {
+    writeFileSync(join(out, file), await render(size, dot));
     console.error(`make-icons: ${file} (${size}×${size})`);
+  }
+  for (const { file, sizes, dot } of icos) {
+    const images = [];
+    for (const size of sizes) images.push({ size, png: await render(size, dot) });
+    writeFileSync(join(out, file), icoFromPngs(images));
+    console.error(`make-icons: ${file} (${sizes.join(', ')} px)`);
   }
 } finally {
   await browser.close();
