@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from './helpers/build-lock.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,12 +22,7 @@ if (stale) execFileSync(process.execPath, ['scripts/build.js', 'bridge', 'types'
 
 /** Vitest global setup: the built bridge is current before any test file starts. */
 export default function setup(): void {
-  execFileSync(
-    'flock',
-    [join(ROOT, 'node_modules', '.aiti-bridge-build.lock'), process.execPath, '-e', CHECK_AND_BUILD],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
+  withBuildLock(join(ROOT, 'node_modules', '.aiti-bridge-build.lock.d'), () =>
+    execFileSync(process.execPath, ['-e', CHECK_AND_BUILD], { cwd: ROOT, stdio: 'inherit' }),
   );
 }

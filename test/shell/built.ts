@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from '../helpers/build-lock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,8 +21,7 @@ if (stale) execFileSync(process.execPath, ['scripts/build.js', 'electron'], { st
 
 /** Makes sure dist/electron (main.js, preload.cjs) and dist/cli are built from the current electron/ sources. */
 export function ensureElectronBuilt(): void {
-  execFileSync('flock', ['/tmp/aiti-electron-build.lock', process.execPath, '-e', CHECK_AND_BUILD], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  withBuildLock(join(ROOT, 'node_modules', '.aiti-electron-build.lock.d'), () =>
+    execFileSync(process.execPath, ['-e', CHECK_AND_BUILD], { cwd: ROOT, stdio: 'inherit' }),
+  );
 }
