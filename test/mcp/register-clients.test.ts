@@ -89,13 +89,24 @@ describe('--register-shim finds each client where it keeps its config', () => {
 describe('--register-shim --dry-run', () => {
   it('prints the entry it would write in each client’s own format, and writes nothing', () => {
     const home = tempDir('aiti-home-');
-    for (const dir of ['.claude', '.codex', join('.config', 'Code', 'User')]) {
+    // VS Code's user folder where this platform keeps it (the CLI runs for this machine's platform)
+    const vscode = {
+      darwin: join('Library', 'Application Support', 'Code', 'User'),
+      win32: join('AppData', 'Roaming', 'Code', 'User'),
+    }[process.platform as string];
+    for (const dir of ['.claude', '.codex', vscode ?? join('.config', 'Code', 'User')]) {
       mkdirSync(join(home, dir), { recursive: true });
     }
     writeFileSync(join(home, '.codex', 'config.toml'), '[mcp_servers.aiti]\ncommand = "npx"\n');
     const stdout = execFileSync(process.execPath, [BIN, '--register-shim', '--dry-run'], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        USERPROFILE: home,
+        APPDATA: join(home, 'AppData', 'Roaming'),
+        XDG_CONFIG_HOME: join(home, '.config'),
+      },
     });
     const entry = { command: process.execPath, args: [BIN, '--stdio'] };
     // each client's block, the indented lines after its "it would write:", parses as that client's own format
