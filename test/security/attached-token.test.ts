@@ -101,7 +101,7 @@ describe('once attached, the desktop app proves the bridge again before every to
       windowId: () => 1,
       origin: bridge.url,
       token: () => tokenForWindow(host),
-      hostInfo: () => ({ platform: 'linux', shortcut: '' }),
+      hostInfo: () => ({ platform: 'linux', shortcut: '', notices: [] }),
     });
     const fromWindow: IpcSender = { sender: { id: 1 }, senderFrame: { url: `${bridge.url}/aiti/ui/`, parent: null } };
     const askToken = () => Promise.resolve(handlers.get(Channel.Token)?.(fromWindow));
