@@ -44,13 +44,15 @@ export function pruneDrafts(openAskIds: readonly string[]): void {
   }
 }
 
-/** The draft of one card, bound to its askId for the card's whole life. */
-export function useDraft(askId: string): [Draft, (change: Partial<Draft>) => void] {
+export type DraftChange = Partial<Draft> | ((current: Draft) => Partial<Draft>);
+
+/** The draft of one card, bound to its askId for the card's whole life; a change may read the newest draft. */
+export function useDraft(askId: string): [Draft, (change: DraftChange) => void] {
   const [draft, setDraft] = useState(() => loadDraft(askId));
   const update = useCallback(
-    (change: Partial<Draft>) =>
+    (change: DraftChange) =>
       setDraft((current) => {
-        const next = { ...current, ...change };
+        const next = { ...current, ...(typeof change === 'function' ? change(current) : change) };
         saveDraft(askId, next);
         return next;
       }),

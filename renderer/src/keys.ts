@@ -7,7 +7,7 @@ export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLSelectElement;
 }
 
-/** The digit 1–9 a key press stands for, from the main row or the keypad. */
+/** The digit 0–9 a key press stands for, from the main row or the keypad. */
 export function digitOf(event: { key: string }): number | undefined {
-  return /^[1-9]$/.test(event.key) ? Number(event.key) : undefined;
+  return /^[0-9]$/.test(event.key) ? Number(event.key) : undefined;
 }

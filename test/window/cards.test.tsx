@@ -224,7 +224,7 @@ describe('every ask kind', () => {
 });
 
 describe('reject', () => {
-  it('Esc opens the presets, a number picks one, Enter sends it', async () => {
+  it('Esc opens reject with the focus in the reason box; ↓ goes to the presets, a number picks one, Enter sends it', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Rewrite the router?' });
@@ -232,7 +232,8 @@ describe('reject', () => {
     screen.getByRole('article').focus();
     await user.keyboard('{Escape}');
     expect(screen.getByRole('group', { name: 'reject' })).toBeTruthy();
-    await user.keyboard('2{Enter}');
+    expect(document.activeElement).toBe(screen.getByLabelText('reason'));
+    await user.keyboard('{ArrowDown}2{Enter}');
     expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'wrong_approach' }]);
   });
 
@@ -242,7 +243,7 @@ describe('reject', () => {
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Rewrite the router?' });
     render(<AskCard settleMs={0} ask={ask} send={send} />);
     screen.getByRole('article').focus();
-    await user.keyboard('{Escape}1');
+    await user.keyboard('{Escape}{ArrowDown}1');
     screen.getByRole('button', { name: /Need more info/ }).focus();
     await user.keyboard('{Enter}');
     expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'need_info' }]);

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { AnswerBody } from '../../../bridge/protocol/index.js';
-import { useDraft, type Draft } from '../drafts.js';
+import { useDraft, type Draft, type DraftChange } from '../drafts.js';
 import { digitOf, isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
-import { Choices, MANY_CHOICES, nextNumber } from './Choices.js';
+import { Choices, MANY_CHOICES, filtered } from './Choices.js';
+import { NUMBER_PAUSE_MS, typeDigit } from './number-entry.js';
+import { isOnScreen, showCard } from './on-screen.js';
 import { Countdown } from './Countdown.js';
 import { Prompt } from './Prompt.js';
 import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
@@ -32,6 +34,20 @@ type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' |
   preventDefault(): void;
 };
 
+/** The keys a card acts on outside its text fields (besides Enter and Esc, which act everywhere on it). */
+const CARD_LETTER = /^[0-9yYnNpP]$/;
+
+/** False until the card has been on screen `settleMs`: shown on the card, so the human sees when keys count. */
+function useSettled(settleMs: number): boolean {
+  const [settled, setSettled] = useState(settleMs <= 0);
+  useEffect(() => {
+    if (settleMs <= 0) return;
+    const timer = setTimeout(() => setSettled(true), settleMs);
+    return () => clearTimeout(timer);
+  }, [settleMs]);
+  return settled;
+}
+
 /** One open ask: what is asked, by whom, the time left, and every way to answer it from the keyboard. */
 export function AskCard({
   ask,
@@ -45,7 +61,12 @@ export function AskCard({
   const [draft, saveDraft] = useDraft(ask.askId);
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const [typed, setTyped] = useState('');
+  const [filter, setFilter] = useState('');
+  const card = useRef<HTMLElement>(null);
   const shownAt = useRef(performance.now());
+  const settled = useSettled(settleMs);
+  const numberTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(numberTimer.current), []);
   const options = optionsOf(ask);
   const withNote = ask.kind === 'user_confirm' || ask.kind === 'user_choose';
   // a page command runs code in the page: only a click on one of its buttons decides it, never a key
@@ -54,10 +75,11 @@ export function AskCard({
   const pictures = useImages((problem) => setState((current) => ({ busy: current.busy, error: problem })));
 
   // any change to the draft clears the last complaint: it was about what the draft used to be
-  const update = (change: Partial<Draft>) => {
+  const update = (change: DraftChange) => {
     saveDraft(change);
     setState((current) => (current.error ? { busy: current.busy } : current));
   };
+  const complain = (error: string) => setState((current) => ({ busy: current.busy, error }));
   const submit = async (body: AnswerBody | string) => {
     if (typeof body === 'string') return setState({ busy: false, error: body });
     setState({ busy: true });
@@ -68,8 +90,8 @@ export function AskCard({
       setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
     }
   };
-  const answer = () => {
-    const body = answerOf(ask, draft);
+  const answer = (current: Draft = draft) => {
+    const body = answerOf(ask, current);
     const images = pictures.uploads();
     return submit(typeof body === 'string' || !images.length ? body : { ...body, images });
   };
@@ -83,50 +105,85 @@ export function AskCard({
     }
   };
 
+  /** The draft after picking the choices numbered `numbers`; a choice the filter hides is not picked. */
+  const picking = (current: Draft, numbers: number[]): Draft => {
+    const visible = new Set(filtered(options, filter).map((o) => o.number));
+    let picked = current.picked;
+    for (const number of numbers) {
+      const option = options[number - 1];
+      if (!option) continue;
+      if (!visible.has(number)) {
+        complain(`Choice ${number} is hidden by the filter: clear the filter to pick it by number.`);
+        continue;
+      }
+      picked = pick(ask, picked, option.key);
+    }
+    return { ...current, picked };
+  };
+  const pickNumbers = (numbers: number[]) => {
+    if (numbers.length) update((current) => ({ picked: picking(current, numbers).picked }));
+  };
+  /** A number still being typed counts as complete now (a pause, or Enter). */
+  const finishNumber = (): number[] => {
+    clearTimeout(numberTimer.current);
+    const pending = typed ? [Number(typed)] : [];
+    setTyped('');
+    return pending;
+  };
+  const typeNumber = (digit: number) => {
+    clearTimeout(numberTimer.current);
+    const entry = typeDigit(typed, digit, options.length);
+    setTyped(entry.typed);
+    pickNumbers(entry.complete);
+    if (entry.typed) numberTimer.current = setTimeout(() => latestFinish.current(), NUMBER_PAUSE_MS);
+  };
+  const latestFinish = useRef(() => pickNumbers(finishNumber()));
+  latestFinish.current = () => pickNumbers(finishNumber());
+
   const onKey = (event: KeyPress) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const typing = isTyping(event.target);
+    const acts = ['Escape', 'Enter'].includes(event.key) || (!typing && CARD_LETTER.test(event.key));
+    if (!acts || (event.key === 'Enter' && event.shiftKey)) return;
+    if (event.key === 'Enter' && event.target instanceof HTMLElement && event.target.closest('[data-action]')) return;
+    event.preventDefault();
+    // keys act only on what the human can see: a card scrolled away is brought back first, and nothing happens
+    if (card.current && !isOnScreen(card.current)) {
+      showCard(card.current);
+      return complain('This card was out of view: it is shown now. Press the key again to act on it.');
+    }
     if (event.key === 'Escape') {
-      event.preventDefault();
+      finishNumber();
       update({ rejecting: !draft.rejecting });
       return;
     }
-    const settled = performance.now() - shownAt.current >= settleMs;
-    if (event.key === 'Enter' && !event.shiftKey) {
-      if (event.target instanceof HTMLElement && event.target.closest('[data-action]')) return;
-      event.preventDefault();
-      if (!settled) return setState({ busy: false, error: 'This card just arrived: read it, then press Enter again.' });
+    const ready = performance.now() - shownAt.current >= settleMs;
+    if (event.key === 'Enter') {
+      if (!ready) return complain('This card just arrived: read it, then press Enter again.');
       if (draft.rejecting) return void reject();
-      if (explicitOnly)
-        return setState({ busy: false, error: 'Choose with a button: Allow once, Allow for this page, or Deny.' });
-      void answer();
+      if (explicitOnly) return complain('Choose with a button: Allow once, Allow for this page, or Deny.');
+      // a number still being typed is part of this answer (1, 0, Enter sends choice 10)
+      const pending = finishNumber();
+      void answer(pending.length ? picking(draft, pending) : draft);
       return;
     }
-    if (typing) return;
     const digit = digitOf(event);
-    if (digit !== undefined && !explicitOnly) {
-      event.preventDefault();
-      if (!settled) return;
+    if (digit !== undefined) {
+      if (!ready || explicitOnly) return;
       if (draft.rejecting) {
         const preset = REJECT_PRESETS[digit - 1];
-        if (preset) update({ reason: preset.reason });
+        if (!preset) return;
+        update({ reason: preset.reason });
+        // the ring follows the pick, so Enter sends what is marked
+        card.current?.querySelectorAll<HTMLElement>('.reject-presets button')[digit - 1]?.focus();
         return;
       }
-      // past nine choices, digits add up: 2 then 3 picks choice 23
-      const number = many ? nextNumber(typed, digit, options.length) : String(digit);
-      setTyped(many ? number : '');
-      const option = options[Number(number) - 1];
-      if (option) update({ picked: pick(ask, draft.picked, option.key) });
-      return;
+      return typeNumber(digit);
     }
     const letter = event.key.toLowerCase();
-    if (ask.kind === 'user_confirm' && (letter === 'y' || letter === 'n')) {
-      event.preventDefault();
-      if (settled) update({ picked: [letter === 'y' ? 'yes' : 'no'] });
-    } else if (letter === 'p') {
-      event.preventDefault();
-      void togglePause();
-    }
+    if (letter === 'p') return void togglePause();
+    // yes/no only while the human sees them: with the reject panel open the choices are hidden
+    if (ask.kind === 'user_confirm' && !draft.rejecting && ready) update({ picked: [letter === 'y' ? 'yes' : 'no'] });
   };
 
   const latest = useRef(onKey);
@@ -144,6 +201,8 @@ export function AskCard({
       aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}`}
       aria-current={active ? 'true' : undefined}
       data-ask-id={ask.askId}
+      data-keys={settled ? 'ready' : 'settling'}
+      ref={card}
       tabIndex={0}
       onFocus={onActivate}
       onKeyDown={(e: ReactKeyboardEvent) => onKey(e)}
@@ -193,7 +252,14 @@ export function AskCard({
             } else update({ picked: pick(ask, draft.picked, option.key) });
           }}
           immediate={immediate}
+          filter={filter}
+          onFilter={setFilter}
         />
+      )}
+      {typed && (
+        <p className="typed-number" aria-live="polite">
+          Choice <strong>{typed}</strong>… <span className="muted">type the next digit, or wait</span>
+        </p>
       )}
 
       {ask.kind === 'user_input' && !draft.rejecting && (
@@ -235,7 +301,7 @@ export function AskCard({
                 <>
                   {many ? (
                     <>
-                      <kbd>1</kbd>–<kbd>{options.length}</kbd> type the number{typed && <> ({typed})</>} ·{' '}
+                      <kbd>1</kbd>–<kbd>{options.length}</kbd> type the number ·{' '}
                     </>
                   ) : (
                     <>

@@ -5,6 +5,13 @@ import type { OpenAsk } from '../store.js';
 import { shortUrl } from '../time.js';
 import { AskCard, SETTLE_MS } from './AskCard.js';
 import { EndedCard } from './EndedCard.js';
+import { isOnScreen, showCard } from './on-screen.js';
+
+/** The open card of an ask on screen (an ended card of the same ask does not count). */
+function cardElement(askId: string): HTMLElement | null {
+  const cards = document.querySelectorAll<HTMLElement>('.card:not(.ended)[data-ask-id]');
+  return Array.from(cards).find((el) => el.dataset.askId === askId) ?? null;
+}
 
 interface CardsProps {
   asks: OpenAsk[];
@@ -17,7 +24,7 @@ interface CardsProps {
 }
 
 /** Keys that act on a card; anything else pressed outside the cards is none of their business. */
-const CARD_KEY = /^([1-9]|Enter|Escape|[yYnNpP]|ArrowUp|ArrowDown)$/;
+const CARD_KEY = /^([0-9]|Enter|Escape|[yYnNpP]|ArrowUp|ArrowDown)$/;
 
 /**
  * The asks in arrival order (a new card joins at the end and never moves the one being read). One card at a
@@ -59,15 +66,16 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: Cards
         const next = cards[at < 0 ? 0 : Math.min(cards.length - 1, Math.max(0, at + step))];
         if (next) {
           setActiveId(next.askId);
-          Array.from(document.querySelectorAll<HTMLElement>('[data-ask-id]'))
-            .find((el) => el.dataset.askId === next.askId)
-            ?.scrollIntoView?.({ block: 'nearest' });
+          showCard(cardElement(next.askId));
         }
         return;
       }
       if (current) return handlers.current.get(current)?.(event);
       const now = performance.now();
-      const first = cards.find((a) => now - (firstSeen.current.get(a.askId) ?? now) >= settleMs);
+      // the first card the human has had time to read and can see now
+      const first = cards.find(
+        (a) => now - (firstSeen.current.get(a.askId) ?? now) >= settleMs && isOnScreen(cardElement(a.askId)),
+      );
       if (!first) return;
       setActiveId(first.askId);
       // Enter with no active card only selects one: the human answers what they can see is selected

@@ -1,17 +1,15 @@
-import { useState } from 'react';
 import type { OpenAsk } from '../store.js';
 import type { AskOption } from './options.js';
 
 /** Past this many choices a card gets a filter box, and numbers are typed digit by digit (2, 3 → 23). */
 export const MANY_CHOICES = 9;
 
-/**
- * The number typed so far after one more digit: appended when the longer number is still a choice (2 then 3
- * is 23 of 30), else the digit starts a new number (2 then 3 is 3 of 20).
- */
-export function nextNumber(typed: string, digit: number, count: number): string {
-  const longer = `${typed}${digit}`;
-  return typed && Number(longer) <= count ? longer : String(digit);
+/** The options (with their numbers in the full list) whose label contains the filter's text. */
+export function filtered(options: AskOption[], filter: string): Array<{ option: AskOption; number: number }> {
+  const needle = filter.trim().toLowerCase();
+  return options
+    .map((option, i) => ({ option, number: i + 1 }))
+    .filter(({ option }) => !needle || option.label.toLowerCase().includes(needle));
 }
 
 interface ChoicesProps {
@@ -24,15 +22,13 @@ interface ChoicesProps {
   /** a click answers at once (yes/no, presence, page command) instead of picking */
   immediate: boolean;
   onChoose(option: AskOption): void;
+  filter: string;
+  onFilter(filter: string): void;
 }
 
 /** The options of a card; a filter box above them when there are many. Numbers stay those of the full list. */
-export function Choices({ ask, options, picked, many, keys, immediate, onChoose }: ChoicesProps) {
-  const [filter, setFilter] = useState('');
-  const needle = filter.trim().toLowerCase();
-  const shown = options
-    .map((option, i) => ({ option, number: i + 1 }))
-    .filter(({ option }) => !needle || option.label.toLowerCase().includes(needle));
+export function Choices({ ask, options, picked, many, keys, immediate, onChoose, filter, onFilter }: ChoicesProps) {
+  const shown = filtered(options, filter);
   return (
     <>
       {many && (
@@ -42,7 +38,7 @@ export function Choices({ ask, options, picked, many, keys, immediate, onChoose 
           aria-label="filter choices"
           placeholder={`Filter ${options.length} choices`}
           value={filter}
-          onChange={(e) => setFilter(e.target.value)}
+          onChange={(e) => onFilter(e.target.value)}
         />
       )}
       <div

@@ -13,21 +13,51 @@ interface RejectPanelProps {
 }
 
 /**
- * Reject with a preset reason (number keys pick one) and/or a reason of the human's own. The panel itself takes
- * the focus when it opens, so no preset shows a focus ring it would not send; Enter on a preset that has the
- * focus (Tab) sends that preset, so what is ringed is what goes.
+ * Reject with a reason of the human's own and/or a preset. The reason box takes the focus when the panel opens
+ * (Esc), so what the human types next is the reason and only that: no letter or digit there is a shortcut.
+ * ↓ (or Tab) moves to the presets, where number keys pick one and Enter on the preset that has the focus sends
+ * that preset, so what is ringed is what goes.
  */
 export function RejectPanel({ draft, update, onSend, onCancel, busy }: RejectPanelProps) {
-  const panel = useRef<HTMLDivElement>(null);
+  const reason = useRef<HTMLInputElement>(null);
+  const presets = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // the panel opens on Esc: keep the keyboard inside it
-    const card = panel.current?.closest('.card');
+    // the panel opens on Esc: keep the keyboard inside it, in the box the next letters belong to
+    const card = reason.current?.closest('.card');
     if (card && (document.activeElement === document.body || card.contains(document.activeElement)))
-      panel.current?.focus();
+      reason.current?.focus();
   }, []);
   return (
-    <div className="reject" role="group" aria-label="reject" tabIndex={-1} ref={panel}>
-      <div className="reject-presets">
+    <div className="reject" role="group" aria-label="reject">
+      <input
+        ref={reason}
+        className="field"
+        aria-label="reason"
+        placeholder="Why not? Your words go to the agent (↓ for presets)"
+        value={draft.reasonText}
+        onChange={(e) => update({ reasonText: e.target.value })}
+        onKeyDown={(event) => {
+          if (event.key !== 'ArrowDown') return;
+          event.preventDefault();
+          presets.current?.querySelector<HTMLElement>('button')?.focus();
+        }}
+      />
+      <div
+        className="reject-presets"
+        ref={presets}
+        onKeyDown={(event) => {
+          const buttons = Array.from(presets.current?.querySelectorAll<HTMLElement>('button') ?? []);
+          const at = buttons.indexOf(event.target as HTMLElement);
+          const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1 }[event.key];
+          if (event.key === 'ArrowUp' || (event.key === 'ArrowLeft' && at === 0)) {
+            event.preventDefault();
+            reason.current?.focus();
+          } else if (step !== undefined && at >= 0) {
+            event.preventDefault();
+            buttons[Math.min(buttons.length - 1, Math.max(0, at + step))]?.focus();
+          }
+        }}
+      >
         {REJECT_PRESETS.map((preset, i) => (
           <button
             key={preset.reason}
@@ -47,13 +77,6 @@ export function RejectPanel({ draft, update, onSend, onCancel, busy }: RejectPan
           </button>
         ))}
       </div>
-      <input
-        className="field"
-        aria-label="reason"
-        placeholder="Reason in your own words (optional with a preset)"
-        value={draft.reasonText}
-        onChange={(e) => update({ reasonText: e.target.value })}
-      />
       <div className="card-actions">
         <button type="button" className="button ghost" data-action onClick={onCancel}>
           Back <kbd>Esc</kbd>
