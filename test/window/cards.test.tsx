@@ -344,6 +344,19 @@ describe('the list of cards', () => {
     expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: true }]);
   });
 
+  it('a digit pressed on a card that just arrived picks nothing, even with the card clicked; once read, it picks', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const user = userEvent.setup();
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which layout?', choices: ['Grid', 'List', 'Cards'] });
+    render(<AskCard ask={ask} send={recorder().send} />);
+    await user.click(screen.getByRole('article'));
+    await user.keyboard('2');
+    expect(screen.queryAllByRole('button', { pressed: true })).toHaveLength(0);
+    act(() => vi.advanceTimersByTime(1000));
+    await user.keyboard('2');
+    expect(screen.getByRole('button', { name: /List/ }).getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('past nine choices, digits add up (2, 3, Enter sends choice 23) and a filter box narrows the list', async () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();

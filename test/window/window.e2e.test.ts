@@ -98,6 +98,7 @@ describe('the window against a real bridge', () => {
       .waitFor();
     await page.waitForTimeout(1000); // keys answer a card once it has been on screen a moment
     await page.keyboard.press('Escape');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('4');
     await page.keyboard.press('Enter');
     expect(outcome(await call)).toMatchObject({ status: 'rejected', reason: 'stop_task' });
