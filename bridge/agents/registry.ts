@@ -12,8 +12,11 @@ export interface AgentLink {
   client?: string;
   /** shows a message in the conversation (Claude Code's `claude/channel`), when the client declared it */
   channel?: (message: Message) => Promise<void>;
-  /** asks the client's model through sampling/createMessage, when the client declared sampling and a stream is open */
-  sampling?: (message: Message) => Promise<void>;
+  /**
+   * asks the client's model through sampling/createMessage, when the client declared sampling and a stream is
+   * open; the message's images (as MCP image content) go with it
+   */
+  sampling?: (message: Message, images?: Array<{ data: string; mimeType: string }>) => Promise<void>;
 }
 
 export interface Agent {

@@ -40,7 +40,9 @@ export async function askTheHuman(
   const ask = asks.create(full);
   mode.onOpen?.(ask);
   if (mode.async) {
-    void ask.outcome.then((outcome) => answerToInbox(bridge, ask.spec.agentId, outcome, ask.decidedBy === 'human'));
+    void ask.outcome.then((outcome) =>
+      answerToInbox(bridge, ask.spec.agentId, outcome, ask.spec.prompt, ask.decidedBy === 'human'),
+    );
     return {
       structured: { askId: ask.askId, status: 'open' },
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
@@ -78,11 +80,21 @@ export function summarize(outcome: AskOutcome): string {
   }
 }
 
-/** The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first. */
+/** The question in one short line, for the text of its answer (the payload keeps it whole). */
+function questionLine(prompt: string): string {
+  const line = prompt.trim().split('\n').filter(Boolean).pop() ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+/**
+ * The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first; it names
+ * the ask and its question, so the agent knows what the answer answers wherever it reads it.
+ */
 async function answerToInbox(
   bridge: AskServices,
   agentId: string,
   outcome: AskOutcome,
+  question: string,
   byHuman: boolean,
 ): Promise<void> {
   try {
@@ -90,8 +102,8 @@ async function answerToInbox(
       kind: 'user_answer',
       // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
       from: byHuman ? 'window' : 'bridge',
-      text: summarize(outcome),
-      payload: outcome,
+      text: `answer to ${outcome.askId} ("${questionLine(question)}"): ${summarize(outcome)}`,
+      payload: { ...outcome, question },
       ref: outcome.askId,
       ...(outcome.images?.length ? { images: outcome.images } : {}),
     });

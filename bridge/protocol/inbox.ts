@@ -76,7 +76,15 @@ export const PushBody = z.object({
 export type PushBody = z.infer<typeof PushBody>;
 
 export const PushAnswer = z.object({
-  delivered: z.array(z.object({ agentId: AgentId, via: DeliveryChannel, msgId: MsgId })),
+  delivered: z.array(
+    z.object({
+      agentId: AgentId,
+      via: DeliveryChannel,
+      msgId: MsgId,
+      /** images `via` could not carry (a channel notification is text only): they wait in the agent's aiti_inbox */
+      imagesWaiting: z.number().int().positive().optional(),
+    }),
+  ),
 });
 export type PushAnswer = z.infer<typeof PushAnswer>;
 
