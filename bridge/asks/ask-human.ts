@@ -102,7 +102,7 @@ async function answerToInbox(
       kind: 'user_answer',
       // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
       from: byHuman ? 'window' : 'bridge',
-      text: `answer to ${outcome.askId} ("${questionLine(question)}"): ${summarize(outcome)}`,
+      text: `${summarize(outcome)} — to ${outcome.askId}: "${questionLine(question)}"`,
       payload: { ...outcome, question },
       ref: outcome.askId,
       ...(outcome.images?.length ? { images: outcome.images } : {}),

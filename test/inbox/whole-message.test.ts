@@ -141,7 +141,7 @@ describe('every agent gets the whole message', () => {
       const answer = read.messages.find((m: Message) => m.kind === 'user_answer');
       expect(answer).toMatchObject({
         ref: askId,
-        text: expect.stringContaining(`answer to ${askId} ("${prompt}"): the human answered true`),
+        text: `the human answered true (note: go) — to ${askId}: "${prompt}"`,
         payload: { askId, question: prompt, status: 'answered', value: true, note: 'go' },
       });
     }
