@@ -104,7 +104,12 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
           {result.answer.delivered.map((d) => (
             <li key={d.msgId}>
               <strong>{d.agentId}</strong> <span className={`via via-${d.via}`}>{d.via}</span>{' '}
-              <span className="muted">{CHANNEL_LABEL[d.via]}</span>
+              <span className="muted">
+                {CHANNEL_LABEL[d.via]}
+                {d.imagesWaiting
+                  ? `: text only, ${d.imagesWaiting} image${d.imagesWaiting === 1 ? '' : 's'} waiting in its inbox`
+                  : ''}
+              </span>
             </li>
           ))}
         </ul>
