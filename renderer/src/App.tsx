@@ -1,25 +1,25 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
 import { Composer } from './composer/Composer.js';
-import { forgetToken, host, onComposeRequest, onOpenAskRequest, type AitiHost } from './host.js';
+import { host, onComposeRequest, onOpenAskRequest, type AitiHost } from './host.js';
 import { ALL, History } from './inbox/History.js';
 import { isTyping } from './keys.js';
 import { AgentsPanel } from './panels/AgentsPanel.js';
 import { PagesPanel } from './panels/PagesPanel.js';
 import { dropDraft } from './drafts.js';
-import { openAsks, type Connection } from './store.js';
+import { askRecords } from './inbox/records.js';
+import { ConnectionBanner } from './shell/ConnectionBanner.js';
+import { Notices } from './shell/Notices.js';
+import { TokenGate } from './shell/TokenGate.js';
+import { TopBar } from './shell/TopBar.js';
+import { openAsks } from './store.js';
 import { useTheme } from './theme.js';
 import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
 
-const CONNECTION_LABEL: Record<Connection, string> = {
-  connecting: 'Connecting…',
-  live: 'Connected',
-  reconnecting: 'Reconnecting…',
-  impostor: 'Not the bridge',
-  no_token: 'No token',
-};
+const UNREACHABLE =
+  'The bridge did not answer: nothing was sent. What you typed is kept here; send it again once the window is connected.';
 
 export function App() {
   const { state, api, dispatch } = useBridge();
@@ -69,6 +69,8 @@ export function App() {
   }, [compose]);
 
   const open = openAsks(state.asks).length;
+  const live = state.connection === 'live';
+  const records = useMemo(() => askRecords(state.messages), [state.messages]);
   useEffect(() => {
     document.title = open ? `(${open}) AITI Bridge` : 'AITI Bridge';
   }, [open]);
@@ -83,6 +85,8 @@ export function App() {
         await api.answer(body);
       } catch (error) {
         if (ends) dispatch({ type: 'sending', askId: body.askId, sending: false });
+        // fetch's own words ("Failed to fetch") say nothing to the human about what happened to the answer
+        if (error instanceof TypeError) throw new Error(UNREACHABLE);
         throw error;
       }
     },
@@ -103,113 +107,32 @@ export function App() {
   };
 
   if (state.connection === 'no_token' || state.connection === 'impostor') {
-    return (
-      <main className="gate">
-        <h1>AITI Bridge</h1>
-        {state.connection === 'no_token' ? (
-          <p>
-            This window needs the bridge&apos;s token. Open it with the link the bridge printed at start,{' '}
-            <code>…/aiti/ui/#token=…</code>, or from the desktop app.
-          </p>
-        ) : (
-          <>
-            <p role="alert">
-              Something else answers on <code>{window.location.host}</code>: it could not prove that it holds this
-              window&apos;s token, so the window sent it nothing and stopped. Another program may have taken the port
-              after the bridge stopped, or this link&apos;s token is older than the bridge&apos;s. Start the bridge
-              again and open the link it prints; the token is also stored in{' '}
-              <code>&lt;data-dir&gt;/aiti-bridge/token</code>.
-            </p>
-            {state.problem && <p className="problem">{state.problem}</p>}
-          </>
-        )}
-        {state.connection === 'impostor' && (
-          <button type="button" className="button" onClick={() => (forgetToken(), window.location.reload())}>
-            Forget this token
-          </button>
-        )}
-      </main>
-    );
+    return <TokenGate impostor={state.connection === 'impostor'} problem={state.problem} />;
   }
 
   return (
     <div className="app">
-      <header className="topbar">
-        <span className="brand">
-          <span className="logo" aria-hidden />
-          <span className="brand-name">AITI Bridge</span>
-        </span>
-        <span className={`connection conn-${state.connection}`} role="status">
-          <span className="dot" />
-          <span className="conn-label">{CONNECTION_LABEL[state.connection]}</span>
-        </span>
-        {state.problem && (
-          <span className="problem" title={state.problem}>
-            {state.problem}
-          </span>
-        )}
-        <span className="spacer" />
-        <button
-          type="button"
-          className={`button ghost small${state.away ? ' pressed' : ''}`}
-          aria-pressed={state.away}
-          title="Tell agents you are away: presence asks answer at once"
-          onClick={() =>
-            api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
-          }
-        >
-          <span className={`presence-dot${state.away ? ' away' : ''}`} />
-          {state.away ? 'Away' : 'Here'}
-        </button>
-        <button type="button" className="button ghost small" onClick={nextTheme} title="Light, dark, or as the system">
-          {theme === 'system' ? (
-            <>
-              Auto<span className="wide-only"> theme</span>
-            </>
-          ) : theme === 'light' ? (
-            'Light'
-          ) : (
-            'Dark'
-          )}
-        </button>
-        <button
-          type="button"
-          className="button ghost small drawer-toggle"
-          aria-expanded={drawer}
-          aria-controls="side-panels"
-          onClick={() => setDrawer(!drawer)}
-        >
-          Agents<span className="wide-only"> &amp; pages</span>
-        </button>
-      </header>
+      <TopBar
+        connection={state.connection}
+        problem={state.problem}
+        away={state.away}
+        onPresence={() =>
+          api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
+        }
+        theme={theme}
+        onTheme={nextTheme}
+        drawer={drawer}
+        onDrawer={() => setDrawer(!drawer)}
+      />
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement}
       </p>
-      {state.notices.length > 0 && (
-        <ul className="notices" aria-label="notifications">
-          {state.notices.map((n) => (
-            <li key={n.id} className="notice">
-              <span className="notice-body">
-                <strong>{n.title ?? n.agentId}</strong>
-                {n.title && <span className="muted"> · {n.agentId}</span>}
-                <span className="notice-text">{n.body}</span>
-              </span>
-              <button
-                type="button"
-                className="button ghost small"
-                aria-label="dismiss"
-                onClick={() => dispatch({ type: 'dismiss', id: n.id })}
-              >
-                ✕
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ConnectionBanner connection={state.connection} cards={open} />
+      <Notices notices={state.notices} dispatch={dispatch} />
       <div className="layout">
         <main className="main">
           <div className="main-scroll">
-            <Cards asks={state.asks} pages={state.pages} send={send} onGone={gone} />
+            <Cards asks={state.asks} pages={state.pages} send={send} onGone={gone} offline={!live} records={records} />
             <History
               api={api}
               dispatch={dispatch}
@@ -220,7 +143,7 @@ export function App() {
               onView={setView}
             />
           </div>
-          <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} />
+          <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} offline={!live} />
         </main>
         <aside
           id="side-panels"

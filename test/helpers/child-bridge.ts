@@ -5,11 +5,16 @@ import { onCleanup } from './bridge.js';
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 export const CHILD_TOKEN = 'reliability-token';
 
-/** A real bridge in a child process (so it can be SIGKILLed); resolves once it printed its URL on stderr. */
+/**
+ * A real bridge in a child process (so it can be SIGKILLed); resolves once it printed its URL on stderr. `port`
+ * restarts one where a killed one was (a window reconnects to the address it was served from).
+ */
 export async function spawnBridge(
   dataDir: string,
+  port = 0,
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir, '--token', CHILD_TOKEN], {
+  const args = [BIN, '--port', String(port), '--data-dir', dataDir, '--token', CHILD_TOKEN];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, AITI_LOG: 'warn' },
   });

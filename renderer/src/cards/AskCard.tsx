@@ -28,11 +28,15 @@ export interface AskCardProps {
   /** the human focused or clicked this card */
   onActivate?(): void;
   settleMs?: number;
+  /** the window has no bridge: nothing can be sent; what the human types is kept */
+  offline?: boolean;
 }
 
 type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'> & {
   preventDefault(): void;
 };
+
+const OFFLINE = 'The window has no connection to the bridge: nothing can be sent now. What you typed is kept here.';
 
 /** The keys a card acts on outside its text fields (besides Enter and Esc, which act everywhere on it). */
 const CARD_LETTER = /^[0-9yYnNpP]$/;
@@ -57,6 +61,7 @@ export function AskCard({
   active = false,
   onActivate,
   settleMs = SETTLE_MS,
+  offline = false,
 }: AskCardProps) {
   const [draft, saveDraft] = useDraft(ask.askId);
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
@@ -81,6 +86,8 @@ export function AskCard({
   };
   const complain = (error: string) => setState((current) => ({ busy: current.busy, error }));
   const submit = async (body: AnswerBody | string) => {
+    // without a bridge nothing else matters: say that first
+    if (offline) return complain(OFFLINE);
     if (typeof body === 'string') return setState({ busy: false, error: body });
     setState({ busy: true });
     try {
@@ -97,6 +104,7 @@ export function AskCard({
   };
   const reject = (reason = draft.reason) => submit(rejectOf(ask, { ...draft, reason }));
   const togglePause = async () => {
+    if (offline) return complain(OFFLINE);
     try {
       await send({ askId: ask.askId, action: ask.paused ? 'resume' : 'pause' });
       setState((current) => ({ busy: current.busy }));
@@ -197,7 +205,7 @@ export function AskCard({
   const answerable = ask.kind !== 'user_pick_element' && !explicitOnly;
   return (
     <article
-      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}`}
+      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}${offline ? ' is-offline' : ''}`}
       aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}`}
       aria-current={active ? 'true' : undefined}
       data-ask-id={ask.askId}
@@ -215,11 +223,12 @@ export function AskCard({
           {pageLabel && <span className="muted"> · {pageLabel}</span>}
         </span>
         {active && <span className="active-mark">keys here</span>}
-        <Countdown ask={ask} />
+        <Countdown ask={ask} offline={offline} />
         <button
           type="button"
           className="button ghost small"
           data-action
+          disabled={offline}
           onClick={() => void togglePause()}
           title={ask.paused ? 'Resume the countdown (P)' : 'Pause the countdown (P)'}
         >
@@ -254,6 +263,7 @@ export function AskCard({
           immediate={immediate}
           filter={filter}
           onFilter={setFilter}
+          offline={offline}
         />
       )}
       {typed && (
@@ -287,7 +297,7 @@ export function AskCard({
         <RejectPanel
           draft={draft}
           update={update}
-          busy={state.busy}
+          busy={state.busy || offline}
           onSend={(reason) => void reject(reason)}
           onCancel={() => update({ rejecting: false })}
         />
@@ -326,7 +336,7 @@ export function AskCard({
               type="button"
               className="button primary"
               data-action
-              disabled={state.busy}
+              disabled={state.busy || offline}
               onClick={() => void answer()}
             >
               Answer

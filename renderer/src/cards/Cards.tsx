@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AnswerBody, SessionRow } from '../../../bridge/protocol/index.js';
+import type { AnswerBody, AskEnd, SessionRow } from '../../../bridge/protocol/index.js';
 import { isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
 import { shortUrl } from '../time.js';
@@ -21,6 +21,10 @@ interface CardsProps {
   onGone?(askId: string): void;
   /** how long a card must be on screen before the keyboard may answer it (tests pass 0) */
   settleMs?: number;
+  /** the window has no bridge: cards show it and send nothing, drafts are kept */
+  offline?: boolean;
+  /** how History says each ask ended, for the cards that ended while the window had no connection */
+  records?: ReadonlyMap<string, AskEnd>;
 }
 
 /** Keys that act on a card; anything else pressed outside the cards is none of their business. */
@@ -33,7 +37,7 @@ const CARD_KEY = /^([0-9]|Enter|Escape|[yYnNpP]|ArrowUp|ArrowDown)$/;
  * is active (then the first card that has been on screen long enough to be read; Enter then only selects it).
  * A new card never becomes active by itself, so a keystroke meant for one card never answers another.
  */
-export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: CardsProps) {
+export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS, offline = false, records }: CardsProps) {
   const handlers = useRef(new Map<string, (event: KeyboardEvent) => void>());
   const firstSeen = useRef(new Map<string, number>());
   const [activeId, setActiveId] = useState<string>();
@@ -104,7 +108,13 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: Cards
       </h2>
       {asks.map((ask) =>
         ask.ended ? (
-          <EndedCard key={ask.askId} ask={ask} pageLabel={pageLabel(ask)} onGone={() => onGone?.(ask.askId)} />
+          <EndedCard
+            key={ask.askId}
+            ask={ask}
+            pageLabel={pageLabel(ask)}
+            {...(records?.get(ask.askId) ? { record: records.get(ask.askId) } : {})}
+            onGone={() => onGone?.(ask.askId)}
+          />
         ) : (
           <AskCard
             key={ask.askId}
@@ -115,6 +125,7 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS }: Cards
             active={ask.askId === active}
             onActivate={() => setActiveId(ask.askId)}
             settleMs={settleMs}
+            offline={offline}
           />
         ),
       )}

@@ -24,10 +24,13 @@ interface ChoicesProps {
   onChoose(option: AskOption): void;
   filter: string;
   onFilter(filter: string): void;
+  /** no bridge: an option that answers at once cannot be clicked (picking one of many still can) */
+  offline?: boolean;
 }
 
 /** The options of a card; a filter box above them when there are many. Numbers stay those of the full list. */
-export function Choices({ ask, options, picked, many, keys, immediate, onChoose, filter, onFilter }: ChoicesProps) {
+export function Choices(props: ChoicesProps) {
+  const { ask, options, picked, many, keys, immediate, onChoose, filter, onFilter, offline = false } = props;
   const shown = filtered(options, filter);
   return (
     <>
@@ -52,6 +55,7 @@ export function Choices({ ask, options, picked, many, keys, immediate, onChoose,
             type="button"
             className={`option${option.tone ? ` ${option.tone}` : ''}`}
             aria-pressed={picked.includes(option.key)}
+            disabled={offline && immediate}
             {...(immediate ? { 'data-action': true } : {})}
             onClick={() => onChoose(option)}
           >

@@ -11,13 +11,13 @@ export function formatRemaining(ms: number): string {
 }
 
 /** The time left on an ask: the server's remainingMs at receipt, run down on the monotonic clock. */
-export function Countdown({ ask }: { ask: OpenAsk }) {
-  const now = useNow(250, !ask.paused);
+export function Countdown({ ask, offline = false }: { ask: OpenAsk; offline?: boolean }) {
+  const now = useNow(250, !ask.paused && !offline);
   const remaining = remainingNow(ask, now);
   const fraction = Math.min(1, remaining / ask.totalMs);
   const urgency = remaining <= 10_000 ? 'urgent' : remaining <= 30_000 ? 'soon' : 'calm';
   return (
-    <div className={`countdown ${urgency}${ask.paused ? ' paused' : ''}`}>
+    <div className={`countdown ${urgency}${ask.paused ? ' paused' : ''}${offline ? ' offline' : ''}`}>
       <div
         className="countdown-bar"
         role="progressbar"
@@ -29,7 +29,11 @@ export function Countdown({ ask }: { ask: OpenAsk }) {
         <div className="countdown-fill" style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
       </div>
       <span className="countdown-time" data-testid="countdown">
-        {ask.paused ? `paused · ${formatRemaining(remaining)}` : formatRemaining(remaining)}
+        {offline
+          ? 'no bridge: time left unknown'
+          : ask.paused
+            ? `paused · ${formatRemaining(remaining)}`
+            : formatRemaining(remaining)}
       </span>
     </div>
   );

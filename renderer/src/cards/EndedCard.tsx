@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { dropDraft, loadDraft, type Draft } from '../drafts.js';
+import type { AskEnd } from '../../../bridge/protocol/index.js';
 import type { OpenAsk } from '../store.js';
 import { KIND_LABEL } from './options.js';
 import { decidedByText, outcomeLabel, valueText } from './outcome.js';
@@ -20,8 +21,19 @@ export function unsentDraft(ask: OpenAsk, draft: Draft): string {
  * A card whose ask ended: it says how and who decided, then goes to History after a moment. A draft the human
  * had not sent is shown (with Copy) and keeps the card until they dismiss it, so nothing typed vanishes.
  */
-export function EndedCard({ ask, pageLabel, onGone }: { ask: OpenAsk; pageLabel?: string; onGone(): void }) {
-  const ended = ask.ended;
+export function EndedCard({
+  ask,
+  pageLabel,
+  record,
+  onGone,
+}: {
+  ask: OpenAsk;
+  pageLabel?: string;
+  /** how History says it ended, for an ask that ended while this window was not connected */
+  record?: AskEnd;
+  onGone(): void;
+}) {
+  const ended = ask.ended && !ask.ended.outcome && record ? { ...ask.ended, outcome: record } : ask.ended;
   const [draft] = useState(() => unsentDraft(ask, loadDraft(ask.askId)));
   const [copied, setCopied] = useState(false);
   const here = ended?.here ?? false;
@@ -63,6 +75,8 @@ export function EndedCard({ ask, pageLabel, onGone }: { ask: OpenAsk; pageLabel?
           end?.note && `note: ${end.note}`,
           end?.text,
           decidedByText(end, here),
+          !end &&
+            'it ended while this window had no connection, and the bridge kept no record of it (was it restarted?): nothing was answered from here',
         ]
           .filter(Boolean)
           .join(' · ')}

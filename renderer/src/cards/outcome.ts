@@ -23,7 +23,8 @@ export function valueText(kind: AskKind, value: Json | undefined): string {
  */
 export function outcomeLabel(kind: AskKind, ended: Pick<Ended, 'outcome' | 'here'>): { label: string; tone: Tone } {
   const end: AskEnd | undefined = ended.outcome;
-  if (!end) return { label: 'Ended while this window was reconnecting (see History)', tone: 'muted' };
+  // no word from the bridge and no record in History: the ask is gone (a bridge killed mid-ask keeps none)
+  if (!end) return { label: 'No longer open on the bridge', tone: 'warn' };
   const elsewhere = !ended.here && end.decidedBy === 'human';
   switch (end.status) {
     case 'answered':

@@ -16,10 +16,12 @@ interface ComposerProps {
   to: string;
   onTo(to: string): void;
   inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** no bridge: the message stays here until it can be sent */
+  offline?: boolean;
 }
 
 /** Push a message to one agent or all; after sending, says which channel reached each agent. */
-export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
+export function Composer({ api, agents, to, onTo, inputRef, offline = false }: ComposerProps) {
   const [text, setText] = useState(() => sessionStorage.getItem('aiti.composer') ?? '');
   const [result, setResult] = useState<{ answer?: PushAnswer; error?: string; busy: boolean }>({ busy: false });
   const sending = useRef(false);
@@ -33,6 +35,7 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
   const send = async () => {
     const body = text.trim();
     if (!api || !body || sending.current) return;
+    if (offline) return setResult({ busy: false, error: 'No connection to the bridge: the message is kept here.' });
     sending.current = true;
     setResult({ busy: true });
     try {
@@ -88,7 +91,7 @@ export function Composer({ api, agents, to, onTo, inputRef }: ComposerProps) {
             }
           }}
         />
-        <button type="submit" className="button primary" disabled={!api || !text.trim() || result.busy}>
+        <button type="submit" className="button primary" disabled={!api || !text.trim() || result.busy || offline}>
           Send
         </button>
       </div>
