@@ -290,12 +290,15 @@ export class Asks {
   private expire(askId: string): void {
     const ask = this.get(askId);
     if (!ask) return;
-    const seconds = Math.round((this.clock.now() - ask.createdAt) / 1000);
+    // the countdown's own length: time spent paused is not time the human let pass
+    const { durationMs } = ask.countdown;
+    const paused = Math.round((this.clock.now() - ask.createdAt - durationMs) / 1000);
+    const text = `no answer within ${Math.round(durationMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence') {
-      this.end(askId, 'away', { value: 'away', text: `no answer within ${seconds} s` });
+      this.end(askId, 'away', { value: 'away', text });
       this.setAway(true);
-    } else this.end(askId, 'timed_out', { text: `no answer within ${seconds} s` });
+    } else this.end(askId, 'timed_out', { text });
   }
 
   private changed(entry: Entry, end?: AskEnd): void {

@@ -25,7 +25,8 @@ export class Countdown {
   private stopped = false;
 
   constructor(
-    durationMs: number,
+    /** the time it runs for, pauses not counted */
+    readonly durationMs: number,
     private readonly onExpire: () => void,
     private readonly clock: Clock = systemClock,
   ) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Asks } from '../../bridge/asks/asks.js';
 import { Countdown, type Clock } from '../../bridge/asks/countdown.js';
 
 /** A clock the test moves by hand: timers fire only when `advance` passes them. */
@@ -80,5 +81,20 @@ describe('the ask countdown', () => {
     countdown.resume();
     clock.advance(5_000);
     expect(expired).toBe(0);
+  });
+
+  it('a time-out says the countdown it ran out of, not the wall time a pause added: 45 s, paused 13 s', async () => {
+    const clock = new ManualClock();
+    const asks = new Asks({ broadcast: () => undefined }, clock);
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship?', timeoutMs: 45_000 });
+    clock.advance(20_000);
+    asks.act({ askId: ask.askId, action: 'pause' });
+    clock.advance(13_000);
+    asks.act({ askId: ask.askId, action: 'resume' });
+    clock.advance(25_000);
+    expect(await ask.outcome).toMatchObject({
+      status: 'timed_out',
+      text: 'no answer within 45 s (the countdown was paused 13 s)',
+    });
   });
 });
