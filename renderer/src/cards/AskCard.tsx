@@ -6,6 +6,7 @@ import type { OpenAsk } from '../store.js';
 import { Choices, MANY_CHOICES, filtered } from './Choices.js';
 import { NUMBER_PAUSE_MS, typeDigit } from './number-entry.js';
 import { isOnScreen, showCard } from './on-screen.js';
+import { CommandView } from './CommandView.js';
 import { Countdown } from './Countdown.js';
 import { Prompt } from './Prompt.js';
 import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
@@ -237,11 +238,7 @@ export function AskCard({
       </header>
       <Prompt text={ask.prompt} />
 
-      {ask.kind === 'page_command' && ask.command && (
-        <pre className="command">
-          <span className="command-name">{ask.command.cmd}</span> {JSON.stringify(ask.command.args, null, 2)}
-        </pre>
-      )}
+      {ask.kind === 'page_command' && ask.command && <CommandView cmd={ask.command.cmd} args={ask.command.args} />}
       {ask.kind === 'user_pick_element' && (
         <p className="muted">Click the element in the page; the picker is open there.</p>
       )}

@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { dropDraft, loadDraft, type Draft } from '../drafts.js';
 import type { AskEnd } from '../../../bridge/protocol/index.js';
 import type { OpenAsk } from '../store.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { KIND_LABEL } from './options.js';
+import { splitQuestion } from './Prompt.js';
 import { decidedByText, outcomeLabel, valueText } from './outcome.js';
 
 /** How long an ended card stays on screen with its outcome before it goes (History keeps it). */
@@ -67,7 +69,7 @@ export function EndedCard({
         </span>
         <span className={`outcome-chip tone-${tone}`}>{label}</span>
       </header>
-      <p className="ended-prompt">{ask.prompt}</p>
+      <Markdown text={splitQuestion(ask.prompt).question || ask.prompt} className="ended-prompt" />
       <p className="ended-detail muted">
         {[
           value && `“${value}”`,

@@ -29,6 +29,10 @@ export function outcomeLabel(kind: AskKind, ended: Pick<Ended, 'outcome' | 'here
   switch (end.status) {
     case 'answered':
       if (kind === 'user_pick_element') return { label: 'Picked on the page', tone: 'ok' };
+      // a page command's answer is the decision itself: a Deny is no green "Answered"
+      if (kind === 'page_command' && end.value === false)
+        return { label: elsewhere ? 'Denied in another window' : 'Denied', tone: 'danger' };
+      if (kind === 'page_command') return { label: elsewhere ? 'Allowed in another window' : 'Allowed', tone: 'ok' };
       return { label: elsewhere ? 'Answered in another window' : 'Answered', tone: 'ok' };
     case 'rejected':
       if (kind === 'user_pick_element') return { label: 'Closed on the page', tone: 'muted' };

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { AskRecord, Message } from '../../../bridge/protocol/index.js';
 import { KIND_LABEL } from '../cards/options.js';
 import { decidedByText, outcomeLabel, valueText } from '../cards/outcome.js';
+import { splitQuestion } from '../cards/Prompt.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { clockTime } from '../time.js';
 
 /**
@@ -18,6 +20,7 @@ export function AskRecordRow({
   showAgent: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const long = record.prompt.length > 160 || record.prompt.includes('\n');
   const { label, tone } = outcomeLabel(record.kind, { outcome: record, here: true });
   const value = record.status === 'answered' || record.status === 'away' ? valueText(record.kind, record.value) : '';
   const detail = [
@@ -45,15 +48,15 @@ export function AskRecordRow({
       <span className="message-kind kind-ask">{KIND_LABEL[record.kind]}</span>
       {showAgent && <span className="message-agent">{record.agentId}</span>}
       <span className="message-text">
-        <button
-          type="button"
+        <Markdown
+          text={open ? record.prompt : splitQuestion(record.prompt).question || record.prompt}
           className={`record-prompt${open ? ' open' : ''}`}
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-          title={open ? 'Fold' : 'Show the whole question'}
-        >
-          {record.prompt}
-        </button>
+        />
+        {long && (
+          <button type="button" className="button link small" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Fold' : 'Show the whole question'}
+          </button>
+        )}
         <span className="record-detail">{detail}</span>
       </span>
       <span className={`outcome-chip tone-${tone}`}>{label}</span>
