@@ -2,6 +2,7 @@ import { askRoutes } from './asks/routes.js';
 import type { BridgeContext } from './context.js';
 import { findAssetsDir, staticRoutes } from './http/static.js';
 import { createZones, type Zones } from './http/zones.js';
+import { imageRoutes } from './images/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pageRoutes } from './pages/routes.js';
@@ -20,6 +21,7 @@ export function mountRoutes(bridge: BridgeContext): Zones {
   windowRoutes(zones.window, bridge);
   inboxRoutes(zones.window, bridge);
   askRoutes(zones.window, bridge);
+  imageRoutes(zones.window, bridge);
   mcpRoutes(zones.mcp, bridge);
   return zones;
 }

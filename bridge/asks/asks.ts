@@ -154,6 +154,7 @@ export class Asks {
       ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
       ...(spec.defaultValue !== undefined ? { defaultValue: spec.defaultValue } : {}),
       ...(spec.command ? { command: spec.command } : {}),
+      ...(spec.async ? { async: true } : {}),
       createdAt: new Date(ask.createdAt).toISOString(),
       deadline: new Date(countdown.deadline()).toISOString(),
       remainingMs: Math.round(countdown.remainingMs()),

@@ -14,6 +14,8 @@ const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
     b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
+const IMAGE_ID = /^img-[0-9a-f]{16}$/;
+
 /**
  * Images the human pasted or dropped into an answer or a push, one file each under `<appDir>/images/`, named by
  * a random id the bridge picks (never a name from the request). Messages and ask records keep the reference; the
@@ -53,6 +55,22 @@ export class ImageStore {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * An image's bytes and type for the window to show, by its id alone. The id must be one this store makes
+   * (`img-` and 16 hex digits): it is never a path. The type comes from the bytes, as when they were accepted.
+   */
+  file(id: string): { bytes: Buffer; mimeType: ImageType } | undefined {
+    if (!IMAGE_ID.test(id)) throw new Invalid(`"${id.slice(0, 40)}" is no image id (img- and 16 hex digits)`, 'id');
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(this.dir, id));
+    } catch {
+      return undefined;
+    }
+    const mimeType = (Object.keys(MAGIC) as ImageType[]).find((type) => MAGIC[type](bytes));
+    return mimeType ? { bytes, mimeType } : undefined;
   }
 
   readAll(refs: readonly ImageRef[] | undefined): Array<{ data: string; mimeType: string }> {

@@ -37,6 +37,8 @@ export const AskView = z.object({
   defaultValue: z.string().optional(),
   /** for page_command asks: the command and its arguments */
   command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
+  /** the agent asked with async: true — it is not waiting on the answer; it will read it in its inbox */
+  async: z.boolean().optional(),
   createdAt: IsoTime,
   deadline: IsoTime,
   remainingMs: z.number().int().nonnegative(),

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
+import { OpenStrip } from './cards/OpenStrip.js';
 import { Composer } from './composer/Composer.js';
 import { host, onComposeRequest, onOpenAskRequest, type AitiHost } from './host.js';
 import { ALL, History } from './inbox/History.js';
@@ -30,6 +31,7 @@ export function App() {
 
   const [shortcut, setShortcut] = useState<Awaited<ReturnType<NonNullable<AitiHost['hostInfo']>>>>();
   const [drawer, setDrawer] = useState(false);
+  const [activeAsk, setActiveAsk] = useState<string>();
   const drawerClose = useRef<HTMLButtonElement>(null);
   // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
   useEffect(() => {
@@ -131,8 +133,17 @@ export function App() {
       <Notices notices={state.notices} dispatch={dispatch} />
       <div className="layout">
         <main className="main">
+          <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />
           <div className="main-scroll">
-            <Cards asks={state.asks} pages={state.pages} send={send} onGone={gone} offline={!live} records={records} />
+            <Cards
+              asks={state.asks}
+              pages={state.pages}
+              send={send}
+              onGone={gone}
+              offline={!live}
+              records={records}
+              onActive={setActiveAsk}
+            />
             <History
               api={api}
               dispatch={dispatch}

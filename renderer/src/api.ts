@@ -30,6 +30,8 @@ export interface Api {
   inboxStatus(): Promise<InboxStatusAnswer>;
   allowOrigin(origin: string): Promise<void>;
   presence(away: boolean): Promise<void>;
+  /** an image kept in the data dir, as a data: URL (the window's CSP takes data: images) */
+  image(id: string): Promise<string>;
   /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query): open it only after prove() */
   streamUrl(): string;
   /** whether what answers on the port holds the token (calls share a proof asked at the same time) */
@@ -91,6 +93,19 @@ export function createApi(base: string, token: string): Api {
     inboxStatus: async () => required(await call('bridge/inbox-status', { schema: InboxStatusAnswer })),
     allowOrigin: async (origin) => void (await call('bridge/allow-origin', { body: { origin } })),
     presence: async (away) => void (await call('bridge/presence', { body: { away } })),
+    image: async (id) => {
+      // the token goes only to what proved it holds it, like every other call
+      const proof = await prove();
+      if (proof.kind !== 'proven') throw new ApiError(0, `image ${id} was not asked for: ${proof.why}`);
+      const res = await fetch(new URL(`bridge/images/${encodeURIComponent(id)}`, base), {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (!res.ok) throw new ApiError(res.status, `image ${id} answered ${res.status}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return `data:${res.headers.get('content-type') ?? 'image/png'};base64,${btoa(binary)}`;
+    },
     streamUrl: () => new URL(`bridge/sse?role=ai&token=${encodeURIComponent(token)}`, base).href,
     prove,
   };

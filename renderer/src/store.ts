@@ -214,8 +214,11 @@ export function reduce(state: WindowState, action: Action): WindowState {
       };
     case 'presence':
       return { ...state, away: action.away };
-    case 'notify':
-      return { ...state, notices: [...state.notices, { ...action.notice, id: ++noticeIds }].slice(-MAX_NOTICES) };
+    case 'notify': {
+      // ids go on from the notices kept over a reload
+      noticeIds = Math.max(noticeIds, ...state.notices.map((n) => n.id)) + 1;
+      return { ...state, notices: [...state.notices, { ...action.notice, id: noticeIds }].slice(-MAX_NOTICES) };
+    }
     case 'dismiss':
       return { ...state, notices: state.notices.filter((n) => n.id !== action.id) };
     case 'problem':

@@ -3,6 +3,7 @@ import { createApi, type Api } from './api.js';
 import { pruneDrafts } from './drafts.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
+import { saveNotices, withSavedNotices } from './shell/saved-notices.js';
 import { openStream } from './stream.js';
 
 /** Newest messages fetched on every (re)connection, to fill what the stream could not carry while down. */
@@ -10,7 +11,8 @@ export const HISTORY_PAGE = 100;
 
 /** The window's connection to the bridge: token, REST api, and the role=ai stream folded into one state. */
 export function useBridge(): { state: WindowState; api: Api | undefined; dispatch: Dispatch<Action> } {
-  const [state, dispatch] = useReducer(reduce, initialState);
+  const [state, dispatch] = useReducer(reduce, initialState, withSavedNotices);
+  useEffect(() => saveNotices(state.notices), [state.notices]);
   const [api, setApi] = useState<Api>();
   const statusTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 

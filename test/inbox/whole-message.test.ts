@@ -131,9 +131,8 @@ describe('every agent gets the whole message', () => {
       expect(card.askId).toBe(askId);
       expect((await human.act({ askId, action: 'answer', value: true, note: 'go' })).status).toBe(200);
       // the unread notice follows on the agent's next tool result, whatever channel also carried the answer
-      let notice = '';
       await waitFor(
-        async () => (notice = resultText(await callTool(client, 'bridge_status'))).includes('unread message'),
+        async () => resultText(await callTool(client, 'bridge_status')).includes(`— to ${askId}:`),
         10_000,
         `the notice of the answer to ${askId}`,
       );
@@ -153,4 +152,36 @@ describe('every agent gets the whole message', () => {
       'the sampling copy',
     );
   }, 60_000);
+});
+
+describe('the window reads a kept image by its id only', () => {
+  it('with the token, an id the store made gives the bytes and their type; a path or a stranger id is refused', async () => {
+    const bridge = await startBridge();
+    await connectAgent(bridge.url, { clientName: 'plain' }).then((c) => callTool(c, 'aiti_hello'));
+    const pushed = await http(`${bridge.url}/bridge/push`, {
+      token: bridge.token,
+      body: { text: 'logo', images: [{ mimeType: 'image/png', data: PNG }] },
+    });
+    const [delivery] = (pushed.body as PushAnswer).delivered;
+    const history = await http(`${bridge.url}/bridge/messages`, { token: bridge.token });
+    const image = (history.body as MessagesAnswer).messages.find((m) => m.id === delivery?.msgId)?.images?.[0];
+    expect(image?.id).toMatch(/^img-[0-9a-f]{16}$/);
+
+    const res = await fetch(`${bridge.url}/bridge/images/${image?.id}`, {
+      headers: { authorization: `Bearer ${bridge.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await res.arrayBuffer()).toString('base64')).toBe(PNG);
+
+    expect((await http(`${bridge.url}/bridge/images/${image?.id}`)).status).toBe(401);
+    for (const id of ['..%2F..%2Ftoken', 'token', 'img-zzzz']) {
+      const refused = await http(`${bridge.url}/bridge/images/${id}`, { token: bridge.token });
+      expect(refused.status, id).toBe(400);
+      expect(refused.body, id).toMatchObject({ error: expect.stringContaining('is no image id') });
+    }
+    const missing = await http(`${bridge.url}/bridge/images/img-0000000000000000`, { token: bridge.token });
+    expect(missing.status).toBe(404);
+  });
 });

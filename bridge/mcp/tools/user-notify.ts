@@ -20,6 +20,12 @@ export const userNotify = defineTool({
     const bound = agent.pageId ? bridge.pages.get(agent.pageId) : undefined;
     const page = pageId ? resolvePage(call, pageId) : bound && isConnected(bound) ? bound : undefined;
     const title = args.title !== undefined ? { title: args.title } : {};
+    // on record in History (and over a reload), as the human's, never as a message the agent must read
+    await bridge.inbox.add(
+      agent.agentId,
+      { kind: 'agent_note', from: 'agent', text: args.body, payload: { notify: true, title: args.title ?? null } },
+      'consumed',
+    );
     bridge.hub.broadcast('notify', {
       agentId: agent.agentId,
       body: args.body,

@@ -9,8 +9,10 @@ import { isOnScreen, showCard } from './on-screen.js';
 import { CommandView } from './CommandView.js';
 import { Countdown } from './Countdown.js';
 import { Prompt } from './Prompt.js';
+import { CardSource, type PageLabel } from './CardSource.js';
 import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
 import { RejectPanel } from './RejectPanel.js';
+import { agentStyle } from '../agent-colour.js';
 import { ImageTray } from '../images/ImageTray.js';
 import { useImages } from '../images/useImages.js';
 
@@ -20,7 +22,7 @@ export const SETTLE_MS = 1000;
 export interface AskCardProps {
   ask: OpenAsk;
   /** where the ask comes from, shown beside the agent */
-  pageLabel?: string;
+  pageLabel?: PageLabel | undefined;
   send(body: AnswerBody): Promise<void>;
   /** the card's key handler, for presses that land outside every card (only the active card gets them) */
   registerKeys?(askId: string, handler: ((event: KeyboardEvent) => void) | undefined): void;
@@ -206,7 +208,8 @@ export function AskCard({
   const answerable = ask.kind !== 'user_pick_element' && !explicitOnly;
   return (
     <article
-      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}${offline ? ' is-offline' : ''}`}
+      className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}${offline ? ' is-offline' : ''}${ask.async ? ' is-async' : ' is-sync'}`}
+      style={agentStyle(ask.agentId)}
       aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}`}
       aria-current={active ? 'true' : undefined}
       data-ask-id={ask.askId}
@@ -219,11 +222,17 @@ export function AskCard({
     >
       <header className="card-head">
         <span className="kind-badge">{KIND_LABEL[ask.kind]}</span>
-        <span className="card-source">
-          <strong>{ask.agentId}</strong>
-          {pageLabel && <span className="muted"> · {pageLabel}</span>}
-        </span>
+        <CardSource agentId={ask.agentId} page={pageLabel} />
         {active && <span className="active-mark">keys here</span>}
+        {ask.async ? (
+          <span className="wait-tag async" title="The agent carries on and reads your answer in its inbox">
+            async
+          </span>
+        ) : (
+          <span className="wait-tag sync" title="The agent is stopped until you answer">
+            agent waits
+          </span>
+        )}
         <Countdown ask={ask} offline={offline} />
         <button
           type="button"

@@ -4,6 +4,7 @@ import { isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
 import { shortUrl } from '../time.js';
 import { AskCard, SETTLE_MS } from './AskCard.js';
+import type { PageLabel } from './CardSource.js';
 import { EndedCard } from './EndedCard.js';
 import { isOnScreen, showCard } from './on-screen.js';
 
@@ -25,6 +26,8 @@ interface CardsProps {
   offline?: boolean;
   /** how History says each ask ended, for the cards that ended while the window had no connection */
   records?: ReadonlyMap<string, AskEnd>;
+  /** the active card changed (the strip of open asks marks it) */
+  onActive?(askId: string | undefined): void;
 }
 
 /** Keys that act on a card; anything else pressed outside the cards is none of their business. */
@@ -37,7 +40,8 @@ const CARD_KEY = /^([0-9]|Enter|Escape|[yYnNpP]|ArrowUp|ArrowDown)$/;
  * is active (then the first card that has been on screen long enough to be read; Enter then only selects it).
  * A new card never becomes active by itself, so a keystroke meant for one card never answers another.
  */
-export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS, offline = false, records }: CardsProps) {
+export function Cards(props: CardsProps) {
+  const { asks, pages, send, onGone, settleMs = SETTLE_MS, offline = false, records, onActive } = props;
   const handlers = useRef(new Map<string, (event: KeyboardEvent) => void>());
   const firstSeen = useRef(new Map<string, number>());
   const [activeId, setActiveId] = useState<string>();
@@ -50,6 +54,8 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS, offline
   for (const ask of live) if (!firstSeen.current.has(ask.askId)) firstSeen.current.set(ask.askId, performance.now());
   // the active card ended: none is active until the human picks one (the next never takes over by itself)
   const active = live.some((a) => a.askId === activeId) ? activeId : undefined;
+
+  useEffect(() => onActive?.(active), [active, onActive]);
 
   const latest = useRef({ live, active });
   latest.current = { live, active };
@@ -90,9 +96,11 @@ export function Cards({ asks, pages, send, onGone, settleMs = SETTLE_MS, offline
     return () => document.removeEventListener('keydown', onKey);
   }, [settleMs]);
 
-  const pageLabel = (ask: OpenAsk) => {
-    const url = ask.pageUrl ?? pages.find((p) => p.pageId === ask.pageId && p.frameId === 'main')?.url;
-    return url ? shortUrl(url) : ask.pageId;
+  const pageLabel = (ask: OpenAsk): PageLabel | undefined => {
+    if (!ask.pageId && !ask.pageUrl) return undefined;
+    const row = pages.find((p) => p.pageId === ask.pageId && p.frameId === 'main');
+    const url = ask.pageUrl ?? row?.url;
+    return { title: row?.title, url: url ? shortUrl(url) : ask.pageId };
   };
 
   if (!asks.length) return null;

@@ -3,6 +3,7 @@ import { dropDraft, loadDraft, type Draft } from '../drafts.js';
 import type { AskEnd } from '../../../bridge/protocol/index.js';
 import type { OpenAsk } from '../store.js';
 import { Markdown } from '../markdown/Markdown.js';
+import { CardSource, type PageLabel } from './CardSource.js';
 import { KIND_LABEL } from './options.js';
 import { splitQuestion } from './Prompt.js';
 import { decidedByText, outcomeLabel, valueText } from './outcome.js';
@@ -30,7 +31,7 @@ export function EndedCard({
   onGone,
 }: {
   ask: OpenAsk;
-  pageLabel?: string;
+  pageLabel?: PageLabel | undefined;
   /** how History says it ended, for an ask that ended while this window was not connected */
   record?: AskEnd;
   onGone(): void;
@@ -63,10 +64,7 @@ export function EndedCard({
     >
       <header className="card-head">
         <span className="kind-badge">{KIND_LABEL[ask.kind]}</span>
-        <span className="card-source">
-          <strong>{ask.agentId}</strong>
-          {pageLabel && <span className="muted"> · {pageLabel}</span>}
-        </span>
+        <CardSource agentId={ask.agentId} page={pageLabel} />
         <span className={`outcome-chip tone-${tone}`}>{label}</span>
       </header>
       <Markdown text={splitQuestion(ask.prompt).question || ask.prompt} className="ended-prompt" />

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState, type Dispatch } from 'react';
 import type { AgentView, InboxCounts, Message } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
 import type { Action } from '../store.js';
-import { MessageRow } from './MessageRow.js';
+import { historyRows } from './group.js';
+import { MessageRow, PushRow } from './MessageRow.js';
 import { summarize } from './summary.js';
 
 /** Rows rendered per step: the window slides back through what is loaded, then pages in from the journal. */
@@ -158,9 +159,15 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
         </p>
       ) : (
         <ol className="messages">
-          {visible.map((m) => (
-            <MessageRow key={m.id} message={m} showAgent={view === ALL} />
-          ))}
+          {historyRows(visible).map((row) =>
+            row.type === 'push' && view === ALL ? (
+              <PushRow key={row.messages[0]?.id} messages={row.messages} {...(api ? { api } : {})} />
+            ) : (
+              (row.type === 'push' ? row.messages : [row.message]).map((m) => (
+                <MessageRow key={m.id} message={m} showAgent={view === ALL} {...(api ? { api } : {})} />
+              ))
+            ),
+          )}
         </ol>
       )}
       <footer className="history-foot">

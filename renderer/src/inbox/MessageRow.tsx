@@ -1,25 +1,61 @@
 import { AskRecord, type Message } from '../../../bridge/protocol/index.js';
+import type { Api } from '../api.js';
+import { AgentName } from '../AgentName.js';
+import { ImageThumbs } from '../images/ImageThumbs.js';
 import { clockTime } from '../time.js';
 import { AskRecordRow } from './AskRecordRow.js';
-import { KIND_LABEL, isPageEvent, summarize } from './summary.js';
+import { KIND_LABEL, isPageEvent, notifyTitle, summarize } from './summary.js';
 
 /** One history line: when, to whom, what, and how far it got (pending → delivered → consumed). */
-export function MessageRow({ message, showAgent }: { message: Message; showAgent: boolean }) {
+export function MessageRow({ message, showAgent, api }: { message: Message; showAgent: boolean; api?: Api }) {
   const record = message.kind === 'ask' ? AskRecord.safeParse(message.payload) : undefined;
   if (record?.success) return <AskRecordRow message={message} record={record.data} showAgent={showAgent} />;
   const compact = isPageEvent(message);
+  const notice = notifyTitle(message);
   return (
     <li
-      className={`message${compact ? ' compact' : ''}${showAgent ? '' : ' no-agent'} kind-${message.kind}`}
+      className={`message${compact ? ' compact' : ''}${showAgent ? '' : ' no-agent'} kind-${message.kind}${notice !== undefined ? ' notify' : ''}`}
       data-msg-id={message.id}
     >
       <time className="message-time" dateTime={message.at}>
         {clockTime(message.at)}
       </time>
-      <span className={`message-kind kind-${message.kind}`}>{KIND_LABEL[message.kind]}</span>
-      {showAgent && <span className="message-agent">{message.agentId}</span>}
-      <span className="message-text">{summarize(message)}</span>
-      <span className={`status-chip status-${message.status}`}>{message.status}</span>
+      <span className={`message-kind kind-${message.kind}`}>
+        {notice !== undefined ? 'notified' : KIND_LABEL[message.kind]}
+      </span>
+      {showAgent && <AgentName agentId={message.agentId} className="message-agent" />}
+      <span className="message-text">
+        {notice && <strong>{notice} · </strong>}
+        {summarize(message)}
+        <ImageThumbs api={api} images={message.images} />
+      </span>
+      {notice === undefined && <span className={`status-chip status-${message.status}`}>{message.status}</span>}
+    </li>
+  );
+}
+
+/** One push to several agents: sent once, so one line, with each agent's own status. */
+export function PushRow({ messages, api }: { messages: Message[]; api?: Api }) {
+  const [first] = messages;
+  if (!first) return null;
+  return (
+    <li className="message push-row kind-user_message" data-msg-id={first.id}>
+      <time className="message-time" dateTime={first.at}>
+        {clockTime(first.at)}
+      </time>
+      <span className="message-kind kind-user_message">{KIND_LABEL.user_message}</span>
+      <span className="message-agent push-count">{messages.length} agents</span>
+      <span className="message-text">
+        {summarize(first)}
+        <ImageThumbs api={api} images={first.images} />
+        <span className="push-recipients">
+          {messages.map((m) => (
+            <span key={m.id} className="push-recipient">
+              <AgentName agentId={m.agentId} /> <span className={`status-chip status-${m.status}`}>{m.status}</span>
+            </span>
+          ))}
+        </span>
+      </span>
     </li>
   );
 }

@@ -36,3 +36,10 @@ export const KIND_LABEL: Record<Message['kind'], string> = {
 };
 
 export const isPageEvent = (message: Message): boolean => message.kind.startsWith('page_');
+
+/** A user_notify on record (an agent_note the agent wrote with user_notify): its title ('' when none), else undefined. */
+export function notifyTitle(message: Message): string | undefined {
+  if (message.kind !== 'agent_note' || message.from !== 'agent') return undefined;
+  if (field(message.payload, 'notify') !== true) return undefined;
+  return text(field(message.payload, 'title'));
+}

@@ -1,3 +1,4 @@
+import { AgentName } from '../AgentName.js';
 import type { AgentView, InboxCounts } from '../../../bridge/protocol/index.js';
 import { useNow } from '../useNow.js';
 import { ago } from '../time.js';
@@ -40,7 +41,9 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
                     title={state}
                   />
                   <span className="row-main">
-                    <span className="row-title">{a.agentId}</span>
+                    <span className="row-title">
+                      <AgentName agentId={a.agentId} />
+                    </span>
                     <span className="row-sub">
                       {a.client ?? a.transport} ·{' '}
                       {state === 'unknown'
@@ -64,7 +67,9 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
               <button type="button" className="row" onClick={() => onSelect(id)}>
                 <span className="dot off" title="not connected" />
                 <span className="row-main">
-                  <span className="row-title">{id}</span>
+                  <span className="row-title">
+                    <AgentName agentId={id} />
+                  </span>
                   <span className="row-sub">not connected since the bridge started · messages wait</span>
                 </span>
                 <span className="badge" title={`${counts.pending} unread`}>

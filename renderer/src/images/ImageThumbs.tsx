@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import type { ImageRef } from '../../../bridge/protocol/index.js';
+import type { Api } from '../api.js';
+
+/** Images are read once per window: an id names one file forever. */
+const loaded = new Map<string, Promise<string>>();
+
+function load(api: Api, id: string): Promise<string> {
+  let url = loaded.get(id);
+  if (!url) {
+    url = api.image(id);
+    // a failed read may succeed later (the bridge was restarting): do not keep the failure
+    url.catch(() => loaded.delete(id));
+    loaded.set(id, url);
+  }
+  return url;
+}
+
+function Thumb({ api, image, index }: { api: Api | undefined; image: ImageRef; index: number }) {
+  const [url, setUrl] = useState<string>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!api) return;
+    let live = true;
+    load(api, image.id).then(
+      (u) => live && setUrl(u),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, image.id]);
+  const label = `image ${index + 1} (${Math.round(image.bytes / 1024)} KiB)`;
+  if (failed) return <span className="thumb missing">{label} is not in the data dir any more</span>;
+  return url ? <img className="thumb" src={url} alt={label} title={label} /> : <span className="thumb loading" />;
+}
+
+/** The images of a push or an answer, small, as History shows them. */
+export function ImageThumbs({ api, images }: { api: Api | undefined; images: readonly ImageRef[] | undefined }) {
+  if (!images?.length) return null;
+  return (
+    <span className="thumbs" aria-label={`${images.length} image${images.length === 1 ? '' : 's'}`}>
+      {images.map((image, i) => (
+        <Thumb key={image.id} api={api} image={image} index={i} />
+      ))}
+    </span>
+  );
+}
