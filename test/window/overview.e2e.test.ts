@@ -81,7 +81,12 @@ describe('what a card and History show', () => {
     const card = page.getByRole('article', { name: 'Confirm from claude-code-frontend-2' });
     await card.getByText('Billing · Invoice export').waitFor();
     const name = card.locator('.card-agent');
-    const fits = await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().width > 0);
+    // whole: not cut, not ellipsized, and inside the card (which clips what sticks out)
+    const fits = await name.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const card = el.closest('.card')?.getBoundingClientRect();
+      return el.scrollWidth <= el.clientWidth && r.width > 0 && !!card && r.right <= card.right && r.left >= card.left;
+    });
     expect(fits).toBe(true);
     expect(await name.innerText()).toBe('claude-code-frontend-2');
   });
