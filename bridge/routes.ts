@@ -6,6 +6,7 @@ import { imageRoutes } from './images/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pageRoutes } from './pages/routes.js';
+import { quickReplyRoutes } from './window/quick-reply-routes.js';
 import { windowRoutes } from './window/routes.js';
 import { tokenProofRoutes } from './window/token-proof-routes.js';
 
@@ -22,6 +23,7 @@ export function mountRoutes(bridge: BridgeContext): Zones {
   inboxRoutes(zones.window, bridge);
   askRoutes(zones.window, bridge);
   imageRoutes(zones.window, bridge);
+  quickReplyRoutes(zones.window, bridge);
   mcpRoutes(zones.mcp, bridge);
   return zones;
 }

@@ -14,3 +14,4 @@ export * from './strict.js';
 export * from './headers.js';
 export * from './images.js';
 export * from './refs.js';
+export * from './quick-replies.js';
