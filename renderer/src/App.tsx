@@ -3,11 +3,16 @@ import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
 import { OpenStrip } from './cards/OpenStrip.js';
 import { Composer } from './composer/Composer.js';
-import { host, onComposeRequest, onOpenAskRequest, type AitiHost } from './host.js';
+import { host, onComposeRequest, onOpenAskRequest } from './host.js';
 import { ALL, History } from './inbox/History.js';
 import { isTyping } from './keys.js';
-import { AgentsPanel } from './panels/AgentsPanel.js';
-import { PagesPanel } from './panels/PagesPanel.js';
+import { t, useT, type LanguageChoice } from './i18n/index.js';
+import { QuickRepliesContext } from './quick/context.js';
+import { useQuickReplies } from './quick/useQuickReplies.js';
+import { unlockSound, useAskAlerts } from './shell/alerts.js';
+import { SettingsPanel } from './shell/SettingsPanel.js';
+import { useSettings } from './shell/settings.js';
+import { SidePanels } from './shell/SidePanels.js';
 import { dropDraft } from './drafts.js';
 import { askRecords } from './inbox/records.js';
 import { ConnectionBanner } from './shell/ConnectionBanner.js';
@@ -19,24 +24,22 @@ import { useTheme } from './theme.js';
 import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
 
-const UNREACHABLE =
-  'The bridge did not answer: nothing was sent. What you typed is kept here; send it again once the window is connected.';
+/** Whether a desktop shell hosts the window: it notifies by itself then. */
+const desktop = host() !== undefined;
 
-export function App() {
+export function App({ language, onLanguage }: { language: LanguageChoice; onLanguage(choice: LanguageChoice): void }) {
   const { state, api, dispatch } = useBridge();
   const [theme, nextTheme] = useTheme();
   const [view, setView] = useState(ALL);
   const [to, setTo] = useState('all');
   const composer = useRef<HTMLTextAreaElement>(null);
 
-  const [shortcut, setShortcut] = useState<Awaited<ReturnType<NonNullable<AitiHost['hostInfo']>>>>();
   const [drawer, setDrawer] = useState(false);
+  const [showSettings, setShowSettings] = useState(false);
+  const [settings, changeSettings] = useSettings();
   const [activeAsk, setActiveAsk] = useState<string>();
-  const drawerClose = useRef<HTMLButtonElement>(null);
-  // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
-  useEffect(() => {
-    if (drawer) drawerClose.current?.focus();
-  }, [drawer]);
+  const quickBook = useQuickReplies(api);
+  const words = useT();
   const announcement = useAnnouncement(state.asks);
 
   const compose = useCallback((recipient = 'all') => {
@@ -53,10 +56,14 @@ export function App() {
       }),
     [],
   );
+  // a page may make sound only after the human touched it
   useEffect(() => {
-    host()
-      ?.hostInfo?.()
-      .then(setShortcut, () => undefined);
+    document.addEventListener('pointerdown', unlockSound);
+    document.addEventListener('keydown', unlockSound);
+    return () => {
+      document.removeEventListener('pointerdown', unlockSound);
+      document.removeEventListener('keydown', unlockSound);
+    };
   }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -74,12 +81,13 @@ export function App() {
   const live = state.connection === 'live';
   const records = useMemo(() => askRecords(state.messages), [state.messages]);
   useEffect(() => {
-    document.title = open ? `(${open}) AITI Bridge` : 'AITI Bridge';
-  }, [open]);
+    document.title = words.app.title(open);
+  }, [open, words]);
+  useAskAlerts(state.asks, state.generation, settings, !desktop);
 
   const send = useCallback(
     async (body: AnswerBody) => {
-      if (!api) throw new Error('not connected to the bridge yet');
+      if (!api) throw new Error(t().problems.notConnected);
       const ends = body.action === 'answer' || body.action === 'reject';
       // marked before the call: the stream may report the end before the POST answers
       if (ends) dispatch({ type: 'sending', askId: body.askId, sending: true });
@@ -88,7 +96,7 @@ export function App() {
       } catch (error) {
         if (ends) dispatch({ type: 'sending', askId: body.askId, sending: false });
         // fetch's own words ("Failed to fetch") say nothing to the human about what happened to the answer
-        if (error instanceof TypeError) throw new Error(UNREACHABLE);
+        if (error instanceof TypeError) throw new Error(t().problems.unreachable);
         throw error;
       }
     },
@@ -113,102 +121,65 @@ export function App() {
   }
 
   return (
-    <div className="app">
-      <TopBar
-        connection={state.connection}
-        problem={state.problem}
-        away={state.away}
-        onPresence={() =>
-          api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
-        }
-        theme={theme}
-        onTheme={nextTheme}
-        drawer={drawer}
-        onDrawer={() => setDrawer(!drawer)}
-      />
-      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {announcement}
-      </p>
-      <ConnectionBanner connection={state.connection} cards={open} />
-      <Notices notices={state.notices} dispatch={dispatch} />
-      <div className="layout">
-        <main className="main">
-          <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />
-          <div className="main-scroll">
-            <Cards
-              asks={state.asks}
-              pages={state.pages}
-              send={send}
-              onGone={gone}
-              offline={!live}
-              records={records}
-              onActive={setActiveAsk}
-            />
-            <History
-              api={api}
-              dispatch={dispatch}
-              messages={state.messages}
-              agents={state.agents}
-              inbox={state.inbox}
-              view={view}
-              onView={setView}
-            />
-          </div>
-          <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} offline={!live} />
-        </main>
-        <aside
-          id="side-panels"
-          className={`side-column drawer${drawer ? ' open' : ''}`}
-          aria-label="agents and pages"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && drawer) {
-              e.stopPropagation();
-              setDrawer(false);
-            }
-          }}
-        >
-          <button
-            ref={drawerClose}
-            type="button"
-            className="button ghost small drawer-close"
-            onClick={() => setDrawer(false)}
-          >
-            Close <kbd>Esc</kbd>
-          </button>
-          <AgentsPanel
-            agents={state.agents}
-            inbox={state.inbox}
-            live={state.connection === 'live'}
-            onSelect={selectAgent}
+    <QuickRepliesContext.Provider value={quickBook}>
+      <div className="app">
+        <TopBar
+          connection={state.connection}
+          problem={state.problem}
+          away={state.away}
+          onPresence={() =>
+            api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
+          }
+          theme={theme}
+          onTheme={nextTheme}
+          drawer={drawer}
+          onDrawer={() => setDrawer(!drawer)}
+          settings={showSettings}
+          onSettings={() => setShowSettings(!showSettings)}
+        />
+        {showSettings && (
+          <SettingsPanel
+            language={language}
+            onLanguage={onLanguage}
+            settings={settings}
+            onSettings={changeSettings}
+            desktop={desktop}
+            onClose={() => setShowSettings(false)}
           />
-          <PagesPanel
-            pages={state.pages}
-            heldOrigins={state.heldOrigins}
-            allow={async (origin) => {
-              if (!api) throw new Error('not connected to the bridge yet');
-              await api.allowOrigin(origin);
-            }}
-          />
-          {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
-          {shortcut?.notices?.map((notice) => (
-            <p
-              key={notice.text}
-              className={notice.level === 'warning' ? 'card-error host-notice' : 'muted host-notice'}
-            >
-              {notice.text}
-            </p>
-          ))}
-          <p className="shortcuts muted">
-            {shortcut && !shortcut.shortcutProblem && (
-              <>
-                <kbd>{shortcut.shortcut}</kbd> anywhere: message all agents ·{' '}
-              </>
-            )}
-            <kbd>Ctrl</kbd>+<kbd>K</kbd> or <kbd>/</kbd> message all agents · <kbd>1</kbd>–<kbd>9</kbd> pick ·{' '}
-            <kbd>↵</kbd> answer · <kbd>Esc</kbd> reject · <kbd>P</kbd> pause
-          </p>
-        </aside>
+        )}
+        <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+          {announcement}
+        </p>
+        <ConnectionBanner connection={state.connection} cards={open} />
+        <Notices notices={state.notices} dispatch={dispatch} />
+        <div className="layout">
+          <main className="main">
+            <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />
+            <div className="main-scroll">
+              <Cards
+                asks={state.asks}
+                pages={state.pages}
+                send={send}
+                onGone={gone}
+                offline={!live}
+                records={records}
+                onActive={setActiveAsk}
+              />
+              <History
+                api={api}
+                dispatch={dispatch}
+                messages={state.messages}
+                agents={state.agents}
+                inbox={state.inbox}
+                view={view}
+                onView={setView}
+              />
+            </div>
+            <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} offline={!live} />
+          </main>
+          <SidePanels state={state} api={api} drawer={drawer} onClose={() => setDrawer(false)} onSelect={selectAgent} />
+        </div>
       </div>
-    </div>
+    </QuickRepliesContext.Provider>
   );
 }

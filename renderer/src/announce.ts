@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OpenAsk } from './store.js';
-import { KIND_LABEL } from './cards/options.js';
+import { kindLabel } from './cards/options.js';
+import { t } from './i18n/index.js';
 
 /** Characters of the prompt a screen reader hears with a new ask; the card has the rest. */
 const SAID = 140;
@@ -22,7 +23,7 @@ export function useAnnouncement(asks: OpenAsk[]): string {
       fresh
         .map((a) => {
           const prompt = a.prompt.length > SAID ? `${a.prompt.slice(0, SAID - 1)}…` : a.prompt;
-          return `New ${KIND_LABEL[a.kind].toLowerCase()} question from ${a.agentId}: ${prompt}`;
+          return t().announce(kindLabel(a.kind), a.agentId, prompt);
         })
         .join(' '),
     );

@@ -4,6 +4,7 @@ import {
   InboxStatusAnswer,
   MessagesAnswer,
   PushAnswer,
+  QuickReplies,
   type AnswerBody,
   type PushBody,
 } from '../../bridge/protocol/index.js';
@@ -30,6 +31,10 @@ export interface Api {
   inboxStatus(): Promise<InboxStatusAnswer>;
   allowOrigin(origin: string): Promise<void>;
   presence(away: boolean): Promise<void>;
+  /** the human's quick replies, from the data dir */
+  quickReplies(): Promise<QuickReplies>;
+  /** replaces them whole; resolves once they are on disk */
+  saveQuickReplies(list: QuickReplies): Promise<QuickReplies>;
   /** an image kept in the data dir, as a data: URL (the window's CSP takes data: images) */
   image(id: string): Promise<string>;
   /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query): open it only after prove() */
@@ -40,7 +45,10 @@ export interface Api {
 
 export function createApi(base: string, token: string): Api {
   const prove = sharedProver(base, token);
-  async function call<T>(path: string, init: { body?: unknown; schema?: z.ZodType<T> } = {}): Promise<T | undefined> {
+  async function call<T>(
+    path: string,
+    init: { body?: unknown; schema?: z.ZodType<T>; method?: 'PUT' } = {},
+  ): Promise<T | undefined> {
     const proof = await prove();
     if (proof.kind === 'impostor')
       throw new ApiError(
@@ -50,7 +58,7 @@ export function createApi(base: string, token: string): Api {
     if (proof.kind === 'unreachable')
       throw new ApiError(0, `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`);
     const res = await fetch(new URL(path, base), {
-      method: init.body === undefined ? 'GET' : 'POST',
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: {
         authorization: `Bearer ${token}`,
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -93,6 +101,9 @@ export function createApi(base: string, token: string): Api {
     inboxStatus: async () => required(await call('bridge/inbox-status', { schema: InboxStatusAnswer })),
     allowOrigin: async (origin) => void (await call('bridge/allow-origin', { body: { origin } })),
     presence: async (away) => void (await call('bridge/presence', { body: { away } })),
+    quickReplies: async () => required(await call('bridge/quick-replies', { schema: QuickReplies })),
+    saveQuickReplies: async (list) =>
+      required(await call('bridge/quick-replies', { body: list, method: 'PUT', schema: QuickReplies })),
     image: async (id) => {
       // the token goes only to what proved it holds it, like every other call
       const proof = await prove();

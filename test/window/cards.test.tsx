@@ -85,7 +85,7 @@ describe('every ask kind', () => {
     const user = userEvent.setup();
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Delete the old migrations?' });
-    render(<AskCard settleMs={0} ask={ask} pageLabel="localhost:5173/admin" send={send} />);
+    render(<AskCard settleMs={0} ask={ask} pageLabel={{ url: 'localhost:5173/admin' }} send={send} />);
     expect(screen.getByRole('article').textContent).toContain('claude');
     expect(screen.getByRole('article').textContent).toContain('localhost:5173/admin');
     await user.type(screen.getByLabelText('note'), 'keep the seed file');

@@ -10,9 +10,13 @@ import { CommandView } from './CommandView.js';
 import { Countdown } from './Countdown.js';
 import { Prompt } from './Prompt.js';
 import { CardSource, type PageLabel } from './CardSource.js';
-import { KIND_LABEL, answerOf, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
+import { CardHint } from './CardHint.js';
+import { answerOf, kindLabel, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
 import { RejectPanel } from './RejectPanel.js';
+import { withReply } from '../quick/context.js';
+import { QuickMenu } from '../quick/QuickMenu.js';
 import { agentStyle } from '../agent-colour.js';
+import { t, useT } from '../i18n/index.js';
 import { ImageTray } from '../images/ImageTray.js';
 import { useImages } from '../images/useImages.js';
 
@@ -35,11 +39,12 @@ export interface AskCardProps {
   offline?: boolean;
 }
 
+/** The fields of a card quick replies can go into. */
+type QuickField = 'answer' | 'note' | 'reason';
+
 type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'> & {
   preventDefault(): void;
 };
-
-const OFFLINE = 'The window has no connection to the bridge: nothing can be sent now. What you typed is kept here.';
 
 /** The keys a card acts on outside its text fields (besides Enter and Esc, which act everywhere on it). */
 const CARD_LETTER = /^[0-9yYnNpP]$/;
@@ -66,10 +71,12 @@ export function AskCard({
   settleMs = SETTLE_MS,
   offline = false,
 }: AskCardProps) {
+  const words = useT().cards;
   const [draft, saveDraft] = useDraft(ask.askId);
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const [typed, setTyped] = useState('');
   const [filter, setFilter] = useState('');
+  const [quick, setQuick] = useState<QuickField>();
   const card = useRef<HTMLElement>(null);
   const shownAt = useRef(performance.now());
   const settled = useSettled(settleMs);
@@ -90,7 +97,7 @@ export function AskCard({
   const complain = (error: string) => setState((current) => ({ busy: current.busy, error }));
   const submit = async (body: AnswerBody | string) => {
     // without a bridge nothing else matters: say that first
-    if (offline) return complain(OFFLINE);
+    if (offline) return complain(t().problems.offline);
     if (typeof body === 'string') return setState({ busy: false, error: body });
     setState({ busy: true });
     try {
@@ -107,7 +114,7 @@ export function AskCard({
   };
   const reject = (reason = draft.reason) => submit(rejectOf(ask, { ...draft, reason }));
   const togglePause = async () => {
-    if (offline) return complain(OFFLINE);
+    if (offline) return complain(t().problems.offline);
     try {
       await send({ askId: ask.askId, action: ask.paused ? 'resume' : 'pause' });
       setState((current) => ({ busy: current.busy }));
@@ -124,7 +131,7 @@ export function AskCard({
       const option = options[number - 1];
       if (!option) continue;
       if (!visible.has(number)) {
-        complain(`Choice ${number} is hidden by the filter: clear the filter to pick it by number.`);
+        complain(t().problems.hiddenByFilter(number));
         continue;
       }
       picked = pick(ask, picked, option.key);
@@ -151,7 +158,41 @@ export function AskCard({
   const latestFinish = useRef(() => pickNumbers(finishNumber()));
   latestFinish.current = () => pickNumbers(finishNumber());
 
+  /** The field quick replies go into: the one the key came from, else the card's main one. */
+  const quickField = (target: EventTarget | null): QuickField | undefined => {
+    if (draft.rejecting) return 'reason';
+    const named = target instanceof HTMLElement ? target.dataset.field : undefined;
+    if (named === 'answer' || named === 'note') return named;
+    if (ask.kind === 'user_input') return 'answer';
+    return withNote ? 'note' : undefined;
+  };
+  const closeQuick = (field: QuickField) => {
+    setQuick(undefined);
+    card.current?.querySelector<HTMLElement>(`[data-field="${field}"]`)?.focus();
+  };
+  const quickMenu = (field: QuickField) =>
+    quick === field && (
+      <QuickMenu
+        kind={field === 'reason' ? 'reason' : 'answer'}
+        text={field === 'reason' ? draft.reasonText : field === 'note' ? draft.note : (draft.text ?? '')}
+        onPick={(text) => {
+          if (field === 'reason') update((d) => ({ reasonText: withReply(d.reasonText, text) }));
+          else if (field === 'note') update((d) => ({ note: withReply(d.note, text) }));
+          else update((d) => ({ text: withReply(d.text ?? ask.defaultValue ?? '', text) }));
+          closeQuick(field);
+        }}
+        onClose={() => closeQuick(field)}
+      />
+    );
+
   const onKey = (event: KeyPress) => {
+    // Ctrl+. (⌘. on a Mac): the quick replies of the field in use, as GitHub's saved replies open
+    if ((event.ctrlKey || event.metaKey) && event.key === '.') {
+      const field = quickField(event.target);
+      if (!field) return;
+      event.preventDefault();
+      return setQuick(field);
+    }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const typing = isTyping(event.target);
     const acts = ['Escape', 'Enter'].includes(event.key) || (!typing && CARD_LETTER.test(event.key));
@@ -161,7 +202,7 @@ export function AskCard({
     // keys act only on what the human can see: a card scrolled away is brought back first, and nothing happens
     if (card.current && !isOnScreen(card.current)) {
       showCard(card.current);
-      return complain('This card was out of view: it is shown now. Press the key again to act on it.');
+      return complain(t().problems.outOfView);
     }
     if (event.key === 'Escape') {
       finishNumber();
@@ -170,9 +211,9 @@ export function AskCard({
     }
     const ready = performance.now() - shownAt.current >= settleMs;
     if (event.key === 'Enter') {
-      if (!ready) return complain('This card just arrived: read it, then press Enter again.');
+      if (!ready) return complain(t().problems.justArrived);
       if (draft.rejecting) return void reject();
-      if (explicitOnly) return complain('Choose with a button: Allow once, Allow for this page, or Deny.');
+      if (explicitOnly) return complain(t().problems.buttonsOnly);
       // a number still being typed is part of this answer (1, 0, Enter sends choice 10)
       const pending = finishNumber();
       void answer(pending.length ? picking(draft, pending) : draft);
@@ -184,7 +225,7 @@ export function AskCard({
       if (draft.rejecting) {
         const preset = REJECT_PRESETS[digit - 1];
         if (!preset) return;
-        update({ reason: preset.reason });
+        update({ reason: preset });
         // the ring follows the pick, so Enter sends what is marked
         card.current?.querySelectorAll<HTMLElement>('.reject-presets button')[digit - 1]?.focus();
         return;
@@ -210,7 +251,7 @@ export function AskCard({
     <article
       className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}${offline ? ' is-offline' : ''}${ask.async ? ' is-async' : ' is-sync'}`}
       style={agentStyle(ask.agentId)}
-      aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}`}
+      aria-label={words.label(kindLabel(ask.kind), ask.agentId)}
       aria-current={active ? 'true' : undefined}
       data-ask-id={ask.askId}
       data-keys={settled ? 'ready' : 'settling'}
@@ -221,16 +262,16 @@ export function AskCard({
       {...(answerable ? { onPaste: pictures.onPaste, onDragOver: pictures.onDragOver, onDrop: pictures.onDrop } : {})}
     >
       <header className="card-head">
-        <span className="kind-badge">{KIND_LABEL[ask.kind]}</span>
+        <span className="kind-badge">{kindLabel(ask.kind)}</span>
         <CardSource agentId={ask.agentId} page={pageLabel} />
-        {active && <span className="active-mark">keys here</span>}
+        {active && <span className="active-mark">{words.keysHere}</span>}
         {ask.async ? (
-          <span className="wait-tag async" title="The agent carries on and reads your answer in its inbox">
-            async
+          <span className="wait-tag async" title={words.asyncTitle}>
+            {words.async}
           </span>
         ) : (
-          <span className="wait-tag sync" title="The agent is stopped until you answer">
-            agent waits
+          <span className="wait-tag sync" title={words.agentWaitsTitle}>
+            {words.agentWaits}
           </span>
         )}
         <Countdown ask={ask} offline={offline} />
@@ -240,17 +281,15 @@ export function AskCard({
           data-action
           disabled={offline}
           onClick={() => void togglePause()}
-          title={ask.paused ? 'Resume the countdown (P)' : 'Pause the countdown (P)'}
+          title={ask.paused ? words.resumeTitle : words.pauseTitle}
         >
-          {ask.paused ? 'Resume' : 'Pause'}
+          {ask.paused ? words.resume : words.pause}
         </button>
       </header>
       <Prompt text={ask.prompt} />
 
       {ask.kind === 'page_command' && ask.command && <CommandView cmd={ask.command.cmd} args={ask.command.args} />}
-      {ask.kind === 'user_pick_element' && (
-        <p className="muted">Click the element in the page; the picker is open there.</p>
-      )}
+      {ask.kind === 'user_pick_element' && <p className="muted">{words.pickElement}</p>}
 
       {options.length > 0 && !draft.rejecting && (
         <Choices
@@ -274,29 +313,33 @@ export function AskCard({
       )}
       {typed && (
         <p className="typed-number" aria-live="polite">
-          Choice <strong>{typed}</strong>… <span className="muted">type the next digit, or wait</span>
+          {words.typing} <strong>{typed}</strong>… <span className="muted">{words.typingMore}</span>
         </p>
       )}
 
       {ask.kind === 'user_input' && !draft.rejecting && (
         <textarea
           className="field"
-          aria-label="answer"
+          aria-label={words.answerField}
+          data-field="answer"
           rows={2}
           value={draft.text ?? ask.defaultValue ?? ''}
-          placeholder="Your answer"
+          placeholder={words.answerPlaceholder}
           onChange={(e) => update({ text: e.target.value })}
         />
       )}
+      {!draft.rejecting && quickMenu('answer')}
       {withNote && !draft.rejecting && (
         <input
           className="field note"
-          aria-label="note"
-          placeholder="Note for the agent (optional)"
+          aria-label={words.noteField}
+          data-field="note"
+          placeholder={words.notePlaceholder}
           value={draft.note}
           onChange={(e) => update({ note: e.target.value })}
         />
       )}
+      {!draft.rejecting && quickMenu('note')}
 
       {answerable && !draft.rejecting && <ImageTray images={pictures.images} remove={pictures.remove} />}
       {draft.rejecting ? (
@@ -306,36 +349,24 @@ export function AskCard({
           busy={state.busy || offline}
           onSend={(reason) => void reject(reason)}
           onCancel={() => update({ rejecting: false })}
+          onQuick={() => setQuick('reason')}
         />
       ) : (
         <div className="card-actions">
-          <span className="hint">
-            {explicitOnly ? (
-              <>Decide with a button · </>
-            ) : (
-              options.length > 0 && (
-                <>
-                  {many ? (
-                    <>
-                      <kbd>1</kbd>–<kbd>{options.length}</kbd> type the number ·{' '}
-                    </>
-                  ) : (
-                    <>
-                      <kbd>1</kbd>–<kbd>{options.length}</kbd> pick ·{' '}
-                    </>
-                  )}
-                </>
-              )
-            )}
-            {answerable && (
-              <>
-                <kbd>↵</kbd> answer ·{' '}
-              </>
-            )}
-            <kbd>Esc</kbd> reject
-          </span>
+          <CardHint explicitOnly={explicitOnly} options={options.length} many={many} answerable={answerable} />
+          {quickField(null) && (
+            <button
+              type="button"
+              className="button ghost small quick-open"
+              data-action
+              title={t().quick.open}
+              onClick={() => setQuick(quickField(null))}
+            >
+              ⚡<span className="visually-hidden">{t().quick.title}</span>
+            </button>
+          )}
           <button type="button" className="button ghost" data-action onClick={() => update({ rejecting: true })}>
-            Reject…
+            {words.rejectOpen}
           </button>
           {answerable && (
             <button
@@ -345,11 +376,12 @@ export function AskCard({
               disabled={state.busy || offline}
               onClick={() => void answer()}
             >
-              Answer
+              {words.answer}
             </button>
           )}
         </div>
       )}
+      {draft.rejecting && quickMenu('reason')}
       {state.error && (
         <p className="card-error" role="alert">
           {state.error}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnswerBody, AskEnd, SessionRow } from '../../../bridge/protocol/index.js';
+import { t } from '../i18n/index.js';
 import { isTyping } from '../keys.js';
 import type { OpenAsk } from '../store.js';
 import { shortUrl } from '../time.js';
@@ -104,15 +105,12 @@ export function Cards(props: CardsProps) {
   };
 
   if (!asks.length) return null;
+  const words = t().cards;
   return (
-    <section className="cards" aria-label="open asks">
+    <section className="cards" aria-label={words.section}>
       <h2 className="section-title">
-        Waiting for you <span className="count">{live.length}</span>
-        {live.length > 1 && (
-          <span className="muted section-hint">
-            {active ? '↑ ↓ move between cards' : 'click a card or press ↓ to pick the one your keys answer'}
-          </span>
-        )}
+        {words.waiting} <span className="count">{live.length}</span>
+        {live.length > 1 && <span className="muted section-hint">{active ? words.hintActive : words.hintNone}</span>}
       </h2>
       {asks.map((ask) =>
         ask.ended ? (

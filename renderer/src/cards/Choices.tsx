@@ -1,3 +1,4 @@
+import { useT } from '../i18n/index.js';
 import type { OpenAsk } from '../store.js';
 import type { AskOption } from './options.js';
 
@@ -31,6 +32,7 @@ interface ChoicesProps {
 /** The options of a card; a filter box above them when there are many. Numbers stay those of the full list. */
 export function Choices(props: ChoicesProps) {
   const { ask, options, picked, many, keys, immediate, onChoose, filter, onFilter, offline = false } = props;
+  const words = useT().cards;
   const shown = filtered(options, filter);
   return (
     <>
@@ -38,8 +40,8 @@ export function Choices(props: ChoicesProps) {
         <input
           className="field choice-filter"
           type="search"
-          aria-label="filter choices"
-          placeholder={`Filter ${options.length} choices`}
+          aria-label={words.filterField}
+          placeholder={words.filterPlaceholder(options.length)}
           value={filter}
           onChange={(e) => onFilter(e.target.value)}
         />
@@ -47,7 +49,7 @@ export function Choices(props: ChoicesProps) {
       <div
         className={`options${ask.kind === 'user_choose' ? ' choices' : ''}${many ? ' many' : ''}`}
         role="group"
-        aria-label="options"
+        aria-label={words.options}
       >
         {shown.map(({ option, number }) => (
           <button
@@ -68,7 +70,7 @@ export function Choices(props: ChoicesProps) {
             <span className="option-label">{option.label}</span>
           </button>
         ))}
-        {shown.length === 0 && <p className="muted">No choice contains “{filter.trim()}”.</p>}
+        {shown.length === 0 && <p className="muted">{words.noMatch(filter.trim())}</p>}
       </div>
     </>
   );

@@ -1,4 +1,5 @@
 import type { Json } from '../../../bridge/protocol/index.js';
+import { useT } from '../i18n/index.js';
 import { findRisks } from './risky.js';
 
 /** A value of a command's arguments: text as written (real line breaks), anything else as JSON. */
@@ -22,6 +23,7 @@ function Code({ text, risky }: { text: string; risky: ReadonlySet<number> }) {
  * storage, navigation …) listed above the code and marked on their lines.
  */
 export function CommandView({ cmd, args }: { cmd: string; args: Json }) {
+  const words = useT().command;
   const fields: Array<[string, Json]> =
     args && typeof args === 'object' && !Array.isArray(args) ? Object.entries(args) : [['args', args]];
   const risks = fields.flatMap(([name, value]) =>
@@ -31,10 +33,10 @@ export function CommandView({ cmd, args }: { cmd: string; args: Json }) {
     <div className="command">
       <p className="command-name">{cmd}</p>
       {risks.length > 0 && (
-        <ul className="command-risks" aria-label="look at before allowing">
+        <ul className="command-risks" aria-label={words.risks}>
           {risks.map((r, i) => (
             <li key={i}>
-              <span aria-hidden>⚠</span> {r.name} line {r.line}: {r.what}
+              <span aria-hidden>⚠</span> {words.risk(r.name, r.line, words.what[r.what])}
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { useT } from '../i18n/index.js';
 import { remainingNow, type OpenAsk } from '../store.js';
 import { useNow } from '../useNow.js';
 
@@ -12,6 +13,7 @@ export function formatRemaining(ms: number): string {
 
 /** The time left on an ask: the server's remainingMs at receipt, run down on the monotonic clock. */
 export function Countdown({ ask, offline = false }: { ask: OpenAsk; offline?: boolean }) {
+  const words = useT().cards;
   const now = useNow(250, !ask.paused && !offline);
   const remaining = remainingNow(ask, now);
   const fraction = Math.min(1, remaining / ask.totalMs);
@@ -21,7 +23,7 @@ export function Countdown({ ask, offline = false }: { ask: OpenAsk; offline?: bo
       <div
         className="countdown-bar"
         role="progressbar"
-        aria-label="time left"
+        aria-label={words.timeLeft}
         aria-valuemin={0}
         aria-valuemax={Math.round(ask.totalMs / 1000)}
         aria-valuenow={Math.ceil(remaining / 1000)}
@@ -30,9 +32,9 @@ export function Countdown({ ask, offline = false }: { ask: OpenAsk; offline?: bo
       </div>
       <span className="countdown-time" data-testid="countdown">
         {offline
-          ? 'no bridge: time left unknown'
+          ? words.offlineTime
           : ask.paused
-            ? `paused · ${formatRemaining(remaining)}`
+            ? words.paused(formatRemaining(remaining))
             : formatRemaining(remaining)}
       </span>
     </div>

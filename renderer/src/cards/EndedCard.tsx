@@ -4,9 +4,10 @@ import type { AskEnd } from '../../../bridge/protocol/index.js';
 import type { OpenAsk } from '../store.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { CardSource, type PageLabel } from './CardSource.js';
-import { KIND_LABEL } from './options.js';
+import { t, useT } from '../i18n/index.js';
+import { kindLabel } from './options.js';
 import { splitQuestion } from './Prompt.js';
-import { decidedByText, outcomeLabel, valueText } from './outcome.js';
+import { outcomeDetails, outcomeLabel } from './outcome.js';
 
 /** How long an ended card stays on screen with its outcome before it goes (History keeps it). */
 export const LINGER_MS = 8000;
@@ -15,8 +16,9 @@ export const LINGER_MS = 8000;
 export function unsentDraft(ask: OpenAsk, draft: Draft): string {
   const parts: string[] = [];
   if (draft.text !== undefined && draft.text !== (ask.defaultValue ?? '') && draft.text.trim()) parts.push(draft.text);
-  if (draft.note.trim()) parts.push(`note: ${draft.note}`);
-  if (draft.reasonText.trim()) parts.push(`reason: ${draft.reasonText}`);
+  const words = t().ended;
+  if (draft.note.trim()) parts.push(words.note(draft.note));
+  if (draft.reasonText.trim()) parts.push(words.reason(draft.reasonText));
   return parts.join('\n');
 }
 
@@ -36,6 +38,7 @@ export function EndedCard({
   record?: AskEnd;
   onGone(): void;
 }) {
+  const words = useT().ended;
   const ended = ask.ended && !ask.ended.outcome && record ? { ...ask.ended, outcome: record } : ask.ended;
   const [draft] = useState(() => unsentDraft(ask, loadDraft(ask.askId)));
   const [copied, setCopied] = useState(false);
@@ -54,36 +57,25 @@ export function EndedCard({
   if (!ended) return null;
   const { label, tone } = outcomeLabel(ask.kind, ended);
   const end = ended.outcome;
-  const value = end?.status === 'answered' || end?.status === 'away' ? valueText(ask.kind, end.value) : '';
   return (
     <article
       className={`card ended tone-${tone}`}
-      aria-label={`${KIND_LABEL[ask.kind]} from ${ask.agentId}: ${label}`}
+      aria-label={words.label(kindLabel(ask.kind), ask.agentId, label)}
       data-ask-id={ask.askId}
       data-outcome={end?.status ?? 'unknown'}
     >
       <header className="card-head">
-        <span className="kind-badge">{KIND_LABEL[ask.kind]}</span>
+        <span className="kind-badge">{kindLabel(ask.kind)}</span>
         <CardSource agentId={ask.agentId} page={pageLabel} />
         <span className={`outcome-chip tone-${tone}`}>{label}</span>
       </header>
       <Markdown text={splitQuestion(ask.prompt).question || ask.prompt} className="ended-prompt" />
       <p className="ended-detail muted">
-        {[
-          value && `“${value}”`,
-          end?.reason && `reason: ${end.reason.replace(/_/g, ' ')}`,
-          end?.note && `note: ${end.note}`,
-          end?.text,
-          decidedByText(end, here),
-          !end &&
-            'it ended while this window had no connection, and the bridge kept no record of it (was it restarted?): nothing was answered from here',
-        ]
-          .filter(Boolean)
-          .join(' · ')}
+        {(end ? outcomeDetails(ask.kind, end, here) : [words.goneDetail]).join(' · ')}
       </p>
       {keep && (
         <div className="unsent">
-          <p className="unsent-title">You had not sent this:</p>
+          <p className="unsent-title">{words.unsentTitle}</p>
           <pre className="unsent-text">{draft}</pre>
           <div className="card-actions">
             <button
@@ -96,7 +88,7 @@ export function EndedCard({
                 )
               }
             >
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? words.copied : words.copy}
             </button>
             <button
               type="button"
@@ -106,7 +98,7 @@ export function EndedCard({
                 onGone();
               }}
             >
-              Dismiss
+              {words.dismiss}
             </button>
           </div>
         </div>

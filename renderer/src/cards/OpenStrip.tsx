@@ -4,7 +4,8 @@ import { isTyping } from '../keys.js';
 import { remainingNow, type OpenAsk } from '../store.js';
 import { useNow } from '../useNow.js';
 import { formatRemaining } from './Countdown.js';
-import { KIND_LABEL } from './options.js';
+import { useT } from '../i18n/index.js';
+import { kindLabel } from './options.js';
 import { showCard } from './on-screen.js';
 
 /** The open asks soonest to run out first; paused ones (they do not run out) after every running one. */
@@ -28,6 +29,7 @@ export function jumpTo(askId: string): void {
  * jumps to its card.
  */
 export function OpenStrip({ asks, active }: { asks: readonly OpenAsk[]; active?: string | undefined }) {
+  const words = useT().strip;
   const now = useNow(
     500,
     asks.some((a) => !a.paused),
@@ -49,11 +51,12 @@ export function OpenStrip({ asks, active }: { asks: readonly OpenAsk[]; active?:
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
-  if (asks.length < 2) return null;
+  // shown from the first ask on, so a second one never pushes the cards down
+  if (!asks.length) return null;
   return (
-    <nav className="open-strip" aria-label="open asks, soonest first">
+    <nav className="open-strip" aria-label={words.label}>
       <span className="strip-hint">
-        <kbd>J</kbd> next
+        <kbd>J</kbd> {words.next}
       </span>
       <ol>
         {order.map((ask) => {
@@ -68,9 +71,9 @@ export function OpenStrip({ asks, active }: { asks: readonly OpenAsk[]; active?:
                 onClick={() => jumpTo(ask.askId)}
               >
                 <AgentName agentId={ask.agentId} />
-                <span className="strip-kind">{KIND_LABEL[ask.kind]}</span>
+                <span className="strip-kind">{kindLabel(ask.kind)}</span>
                 <span className="strip-time">
-                  {ask.paused ? `paused ${formatRemaining(left)}` : formatRemaining(left)}
+                  {ask.paused ? words.paused(formatRemaining(left)) : formatRemaining(left)}
                 </span>
               </button>
             </li>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { locale, useT } from '../i18n/index.js';
 import { Markdown } from '../markdown/Markdown.js';
 
 /** Past this many characters or lines a prompt is shown folded, with "Show all". */
@@ -28,6 +29,7 @@ export function splitQuestion(text: string): { head: string; question: string } 
  * (the last paragraph) always in view below the fold.
  */
 export function Prompt({ text }: { text: string }) {
+  const words = useT().cards;
   const long = text.length > FOLD_CHARS || text.split('\n').length > FOLD_LINES;
   const [open, setOpen] = useState(false);
   const folded = long && !open;
@@ -38,7 +40,7 @@ export function Prompt({ text }: { text: string }) {
       {question && <Markdown text={question} className="prompt-question" />}
       {long && (
         <button type="button" className="button link small" data-action onClick={() => setOpen(!open)}>
-          {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
+          {open ? words.showLess : words.showAll(text.length.toLocaleString(locale()))}
         </button>
       )}
     </div>

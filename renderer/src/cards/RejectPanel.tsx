@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { RejectReason } from '../../../bridge/protocol/index.js';
 import type { Draft } from '../drafts.js';
+import { useT } from '../i18n/index.js';
 import { REJECT_PRESETS } from './options.js';
 
 interface RejectPanelProps {
@@ -9,6 +10,8 @@ interface RejectPanelProps {
   /** sends the reject; with a reason, that preset (Enter on a focused preset sends the preset in the ring) */
   onSend(reason?: RejectReason): void;
   onCancel(): void;
+  /** opens the quick reasons for the reason box */
+  onQuick(): void;
   busy: boolean;
 }
 
@@ -18,7 +21,9 @@ interface RejectPanelProps {
  * ↓ (or Tab) moves to the presets, where number keys pick one and Enter on the preset that has the focus sends
  * that preset, so what is ringed is what goes.
  */
-export function RejectPanel({ draft, update, onSend, onCancel, busy }: RejectPanelProps) {
+export function RejectPanel({ draft, update, onSend, onCancel, onQuick, busy }: RejectPanelProps) {
+  const all = useT();
+  const words = all.reject;
   const reason = useRef<HTMLInputElement>(null);
   const presets = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -28,12 +33,13 @@ export function RejectPanel({ draft, update, onSend, onCancel, busy }: RejectPan
       reason.current?.focus();
   }, []);
   return (
-    <div className="reject" role="group" aria-label="reject">
+    <div className="reject" role="group" aria-label={words.group}>
       <input
         ref={reason}
         className="field"
-        aria-label="reason"
-        placeholder="Why not? Your words go to the agent (↓ for presets)"
+        aria-label={words.field}
+        data-field="reason"
+        placeholder={words.placeholder}
         value={draft.reasonText}
         onChange={(e) => update({ reasonText: e.target.value })}
         onKeyDown={(event) => {
@@ -60,29 +66,38 @@ export function RejectPanel({ draft, update, onSend, onCancel, busy }: RejectPan
       >
         {REJECT_PRESETS.map((preset, i) => (
           <button
-            key={preset.reason}
+            key={preset}
             type="button"
             className="chip-button"
             data-action
-            aria-pressed={draft.reason === preset.reason}
-            onClick={() => update({ reason: draft.reason === preset.reason ? undefined : preset.reason })}
+            aria-pressed={draft.reason === preset}
+            onClick={() => update({ reason: draft.reason === preset ? undefined : preset })}
             onKeyDown={(event) => {
               if (event.key !== 'Enter') return;
               event.preventDefault();
               event.stopPropagation();
-              onSend(preset.reason);
+              onSend(preset);
             }}
           >
-            <kbd>{i + 1}</kbd> {preset.label}
+            <kbd>{i + 1}</kbd> {words.presets[preset]}
           </button>
         ))}
       </div>
       <div className="card-actions">
+        <button
+          type="button"
+          className="button ghost small quick-open"
+          data-action
+          title={all.quick.open}
+          onClick={onQuick}
+        >
+          ⚡<span className="visually-hidden">{all.quick.title}</span>
+        </button>
         <button type="button" className="button ghost" data-action onClick={onCancel}>
-          Back <kbd>Esc</kbd>
+          {words.back} <kbd>Esc</kbd>
         </button>
         <button type="button" className="button danger" data-action disabled={busy} onClick={() => onSend()}>
-          Reject <kbd>↵</kbd>
+          {words.send} <kbd>↵</kbd>
         </button>
       </div>
     </div>

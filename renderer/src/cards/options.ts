@@ -1,5 +1,6 @@
 import type { AnswerBody, AskView, RejectReason } from '../../../bridge/protocol/index.js';
 import type { Draft } from '../drafts.js';
+import { t } from '../i18n/index.js';
 
 /** One pickable option of a card: what it says, and what answering with it sends. */
 export interface AskOption {
@@ -12,24 +13,25 @@ export interface AskOption {
 
 /** The options a card offers, in the order the number keys pick them. */
 export function optionsOf(ask: AskView): AskOption[] {
+  const words = t().cards;
   switch (ask.kind) {
     case 'user_confirm':
       return [
-        { key: 'yes', label: 'Yes', answer: { value: true }, tone: 'primary' },
-        { key: 'no', label: 'No', answer: { value: false } },
+        { key: 'yes', label: words.yes, answer: { value: true }, tone: 'primary' },
+        { key: 'no', label: words.no, answer: { value: false } },
       ];
     case 'user_choose':
       return (ask.choices ?? []).map((choice) => ({ key: choice, label: choice, answer: { value: choice } }));
     case 'user_presence':
       return [
-        { key: 'present', label: "I'm here", answer: { value: 'present' }, tone: 'primary' },
-        { key: 'away', label: 'Away', answer: { value: 'away' } },
+        { key: 'present', label: words.present, answer: { value: 'present' }, tone: 'primary' },
+        { key: 'away', label: words.awayOption, answer: { value: 'away' } },
       ];
     case 'page_command':
       return [
-        { key: 'once', label: 'Allow once', answer: { value: true }, tone: 'primary' },
-        { key: 'page', label: 'Allow for this page', answer: { value: true, remember: true } },
-        { key: 'deny', label: 'Deny', answer: { value: false }, tone: 'danger' },
+        { key: 'once', label: words.allowOnce, answer: { value: true }, tone: 'primary' },
+        { key: 'page', label: words.allowPage, answer: { value: true, remember: true } },
+        { key: 'deny', label: words.deny, answer: { value: false }, tone: 'danger' },
       ];
     default:
       return [];
@@ -48,23 +50,24 @@ export function answerOf(ask: AskView, draft: Draft): AnswerBody | string {
   const note = draft.note.trim() ? { note: draft.note.trim() } : {};
   const base = { askId: ask.askId, action: 'answer' as const, ...note };
   if (ask.kind === 'user_input') return { ...base, value: draft.text ?? ask.defaultValue ?? '' };
-  if (ask.kind === 'user_pick_element') return 'pick the element in the page, or reject';
+  if (ask.kind === 'user_pick_element') return t().problems.pickElement;
   if (ask.kind === 'user_choose' && ask.multiple) {
     const order = ask.choices ?? [];
     const value = order.filter((c) => draft.picked.includes(c));
-    if (!value.length) return 'pick at least one (number keys toggle)';
+    if (!value.length) return t().problems.pickOne;
     return { ...base, value };
   }
   const option = optionsOf(ask).find((o) => o.key === draft.picked[0]);
-  if (!option) return 'pick an option first (number keys pick)';
+  if (!option) return t().problems.pickFirst;
   return { ...base, ...option.answer };
 }
 
-export const REJECT_PRESETS: ReadonlyArray<{ reason: Exclude<RejectReason, 'other'>; label: string }> = [
-  { reason: 'not_now', label: 'Not now' },
-  { reason: 'wrong_approach', label: 'Wrong approach' },
-  { reason: 'need_info', label: 'Need more info' },
-  { reason: 'stop_task', label: 'Stop the task' },
+/** The preset reasons, in the order number keys pick them (their words come from the language in use). */
+export const REJECT_PRESETS: ReadonlyArray<Exclude<RejectReason, 'other'>> = [
+  'not_now',
+  'wrong_approach',
+  'need_info',
+  'stop_task',
 ];
 
 /** The reject the card sends: a preset (with the text as a note), or the text alone as reason `other`. */
@@ -72,15 +75,9 @@ export function rejectOf(ask: AskView, draft: Draft): AnswerBody | string {
   const text = draft.reasonText.trim();
   if (draft.reason && draft.reason !== 'other')
     return { askId: ask.askId, action: 'reject', reason: draft.reason, ...(text ? { note: text } : {}) };
-  if (!text) return 'pick a reason or write one';
+  if (!text) return t().problems.rejectReason;
   return { askId: ask.askId, action: 'reject', reason: 'other', note: text };
 }
 
-export const KIND_LABEL: Record<AskView['kind'], string> = {
-  user_confirm: 'Confirm',
-  user_choose: 'Choose',
-  user_input: 'Input',
-  user_presence: 'Presence',
-  user_pick_element: 'Pick element',
-  page_command: 'Page command',
-};
+/** What a kind of ask is called on its card. */
+export const kindLabel = (kind: AskView['kind']): string => t().kind[kind];

@@ -1,14 +1,9 @@
 import { useRef, useState, type RefObject } from 'react';
 import type { AgentView, PushAnswer } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
+import { useT } from '../i18n/index.js';
 import { ImageTray } from '../images/ImageTray.js';
 import { useImages } from '../images/useImages.js';
-
-const CHANNEL_LABEL: Record<PushAnswer['delivered'][number]['via'], string> = {
-  channel: 'shown in the conversation',
-  sampling: 'sent as a sampling request',
-  inbox: 'waiting in the inbox',
-};
 
 interface ComposerProps {
   api: Api | undefined;
@@ -22,6 +17,7 @@ interface ComposerProps {
 
 /** Push a message to one agent or all; after sending, says which channel reached each agent. */
 export function Composer({ api, agents, to, onTo, inputRef, offline = false }: ComposerProps) {
+  const words = useT().composer;
   const [text, setText] = useState(() => sessionStorage.getItem('aiti.composer') ?? '');
   const [result, setResult] = useState<{ answer?: PushAnswer; error?: string; busy: boolean }>({ busy: false });
   const sending = useRef(false);
@@ -35,7 +31,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
   const send = async () => {
     const body = text.trim();
     if (!api || !body || sending.current) return;
-    if (offline) return setResult({ busy: false, error: 'No connection to the bridge: the message is kept here.' });
+    if (offline) return setResult({ busy: false, error: words.kept });
     sending.current = true;
     setResult({ busy: true });
     try {
@@ -54,7 +50,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
   return (
     <form
       className="composer"
-      aria-label="push a message"
+      aria-label={words.label}
       onPaste={pictures.onPaste}
       onDragOver={pictures.onDragOver}
       onDrop={pictures.onDrop}
@@ -65,13 +61,13 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
     >
       <div className="composer-row">
         <label className="composer-to">
-          <span>To</span>
-          <select className="field" aria-label="recipient" value={to} onChange={(e) => onTo(e.target.value)}>
-            <option value="all">All agents</option>
+          <span>{words.to}</span>
+          <select className="field" aria-label={words.recipient} value={to} onChange={(e) => onTo(e.target.value)}>
+            <option value="all">{words.all}</option>
             {agents.map((a) => (
               <option key={a.agentId} value={a.agentId}>
                 {a.agentId}
-                {a.online ? '' : ' (offline)'}
+                {a.online ? '' : words.offline}
               </option>
             ))}
           </select>
@@ -79,9 +75,9 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
         <textarea
           ref={inputRef}
           className="field composer-text"
-          aria-label="message"
+          aria-label={words.field}
           rows={2}
-          placeholder={`Message ${to === 'all' ? 'every agent' : to}…   ↵ sends · Shift+↵ new line`}
+          placeholder={words.placeholder(to === 'all' ? undefined : to)}
           value={text}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={(e) => {
@@ -92,7 +88,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
           }}
         />
         <button type="submit" className="button primary" disabled={!api || !text.trim() || result.busy || offline}>
-          Send
+          {words.send}
         </button>
       </div>
       <ImageTray images={pictures.images} remove={pictures.remove} />
@@ -102,16 +98,14 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
         </p>
       )}
       {result.answer && (
-        <ul className="deliveries" aria-label="delivery">
-          {result.answer.delivered.length === 0 && <li className="muted">No agent to deliver to yet.</li>}
+        <ul className="deliveries" aria-label={words.deliveries}>
+          {result.answer.delivered.length === 0 && <li className="muted">{words.nobody}</li>}
           {result.answer.delivered.map((d) => (
             <li key={d.msgId}>
               <strong>{d.agentId}</strong> <span className={`via via-${d.via}`}>{d.via}</span>{' '}
               <span className="muted">
-                {CHANNEL_LABEL[d.via]}
-                {d.imagesWaiting
-                  ? `: text only, ${d.imagesWaiting} image${d.imagesWaiting === 1 ? '' : 's'} waiting in its inbox`
-                  : ''}
+                {words.via[d.via]}
+                {d.imagesWaiting ? words.imagesWaiting(d.imagesWaiting) : ''}
               </span>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ImageRef } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
+import { useT } from '../i18n/index.js';
 
 /** Images are read once per window: an id names one file forever. */
 const loaded = new Map<string, Promise<string>>();
@@ -17,6 +18,7 @@ function load(api: Api, id: string): Promise<string> {
 }
 
 function Thumb({ api, image, index }: { api: Api | undefined; image: ImageRef; index: number }) {
+  const words = useT().history;
   const [url, setUrl] = useState<string>();
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -30,16 +32,17 @@ function Thumb({ api, image, index }: { api: Api | undefined; image: ImageRef; i
       live = false;
     };
   }, [api, image.id]);
-  const label = `image ${index + 1} (${Math.round(image.bytes / 1024)} KiB)`;
-  if (failed) return <span className="thumb missing">{label} is not in the data dir any more</span>;
+  const label = words.image(index + 1, Math.round(image.bytes / 1024));
+  if (failed) return <span className="thumb missing">{words.imageGone(label)}</span>;
   return url ? <img className="thumb" src={url} alt={label} title={label} /> : <span className="thumb loading" />;
 }
 
 /** The images of a push or an answer, small, as History shows them. */
 export function ImageThumbs({ api, images }: { api: Api | undefined; images: readonly ImageRef[] | undefined }) {
+  const words = useT().history;
   if (!images?.length) return null;
   return (
-    <span className="thumbs" aria-label={`${images.length} image${images.length === 1 ? '' : 's'}`}>
+    <span className="thumbs" aria-label={words.images(images.length)}>
       {images.map((image, i) => (
         <Thumb key={image.id} api={api} image={image} index={i} />
       ))}

@@ -1,5 +1,6 @@
 import { useState, type ClipboardEvent, type DragEvent } from 'react';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, type ImageUpload } from '../../../bridge/protocol/index.js';
+import { t } from '../i18n/index.js';
 
 /** An image waiting to go with an answer or a push: the upload, and a preview URL for the thumbnail. */
 export interface PendingImage extends ImageUpload {
@@ -31,20 +32,21 @@ export function useImages(onProblem: (problem: string) => void) {
 
   const add = async (files: File[]) => {
     for (const file of files.filter((f) => f.type.startsWith('image/'))) {
-      const name = file.name || 'pasted image';
+      const words = t().images;
+      const name = file.name || words.pasted;
       if (!accepted(file.type)) {
-        onProblem(`${name} is ${file.type}; paste a PNG, JPEG, GIF or WebP`);
+        onProblem(words.wrongType(name, file.type));
         continue;
       }
       if (file.size > MAX_IMAGE_BYTES) {
-        onProblem(`${name} is ${Math.round(file.size / 1024)} KiB; the limit is ${MAX_IMAGE_BYTES / 1024} KiB`);
+        onProblem(words.tooBig(name, Math.round(file.size / 1024), MAX_IMAGE_BYTES / 1024));
         continue;
       }
       const mimeType = file.type;
       const data = await readAsBase64(file);
       setImages((current) => {
         if (current.length >= MAX_IMAGES) {
-          onProblem(`at most ${MAX_IMAGES} images per answer or message`);
+          onProblem(t().images.tooMany(MAX_IMAGES));
           return current;
         }
         return [...current, { key: ++keys, name, mimeType, data, preview: `data:${mimeType};base64,${data}` }];

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { AskRecord, Message } from '../../../bridge/protocol/index.js';
-import { KIND_LABEL } from '../cards/options.js';
-import { decidedByText, outcomeLabel, valueText } from '../cards/outcome.js';
+import { kindLabel } from '../cards/options.js';
+import { outcomeDetails, outcomeLabel } from '../cards/outcome.js';
+import { AgentName } from '../AgentName.js';
+import { useT } from '../i18n/index.js';
 import { splitQuestion } from '../cards/Prompt.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { clockTime } from '../time.js';
@@ -19,21 +21,15 @@ export function AskRecordRow({
   record: AskRecord;
   showAgent: boolean;
 }) {
+  const words = useT().history;
   const [open, setOpen] = useState(false);
   const long = record.prompt.length > 160 || record.prompt.includes('\n');
   const { label, tone } = outcomeLabel(record.kind, { outcome: record, here: true });
-  const value = record.status === 'answered' || record.status === 'away' ? valueText(record.kind, record.value) : '';
   const detail = [
-    value && `“${value}”`,
-    record.reason && `reason: ${record.reason.replace(/_/g, ' ')}`,
-    record.note && `note: ${record.note}`,
-    record.text,
-    decidedByText(record, true),
-    record.shown ? undefined : 'no card was shown',
-    record.async ? 'async' : undefined,
-  ]
-    .filter(Boolean)
-    .join(' · ');
+    ...outcomeDetails(record.kind, record, true),
+    ...(record.shown ? [] : [words.noCard]),
+    ...(record.async ? [words.async] : []),
+  ].join(' · ');
   return (
     <li
       className={`message ask-record${showAgent ? '' : ' no-agent'} kind-ask`}
@@ -45,8 +41,8 @@ export function AskRecordRow({
       <time className="message-time" dateTime={record.endedAt}>
         {clockTime(record.endedAt)}
       </time>
-      <span className="message-kind kind-ask">{KIND_LABEL[record.kind]}</span>
-      {showAgent && <span className="message-agent">{record.agentId}</span>}
+      <span className="message-kind kind-ask">{kindLabel(record.kind)}</span>
+      {showAgent && <AgentName agentId={record.agentId} className="message-agent" />}
       <span className="message-text">
         <Markdown
           text={open ? record.prompt : splitQuestion(record.prompt).question || record.prompt}
@@ -54,7 +50,7 @@ export function AskRecordRow({
         />
         {long && (
           <button type="button" className="button link small" aria-expanded={open} onClick={() => setOpen(!open)}>
-            {open ? 'Fold' : 'Show the whole question'}
+            {open ? words.fold : words.showQuestion}
           </button>
         )}
         <span className="record-detail">{detail}</span>

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState, type Dispatch } from 'react';
 import type { AgentView, InboxCounts, Message } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
 import type { Action } from '../store.js';
+import { useT } from '../i18n/index.js';
+import { ExportMenu } from './ExportMenu.js';
 import { historyRows } from './group.js';
 import { MessageRow, PushRow } from './MessageRow.js';
 import { summarize } from './summary.js';
@@ -30,6 +32,7 @@ interface HistoryProps {
 
 /** Inbox history per agent or for all: newest first, paging back, searchable in what is loaded. */
 export function History({ api, dispatch, messages, agents, inbox, view, onView }: HistoryProps) {
+  const words = useT().history;
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<Record<string, number>>({});
   const [cursors, setCursors] = useState<Record<string, Cursor>>({});
@@ -98,9 +101,9 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
   const counts = view === ALL ? undefined : inbox[view];
 
   return (
-    <section className="panel history" aria-label="inbox history">
+    <section className="panel history" aria-label={words.label}>
       <header className="panel-head history-head">
-        <nav className="tabs" aria-label="agents">
+        <nav className="tabs" aria-label={words.agents}>
           {[ALL, ...agentIds, ...(earlier.includes(view) ? [view] : [])].map((id) => (
             <button
               key={id}
@@ -109,9 +112,9 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
               aria-current={view === id ? 'page' : undefined}
               onClick={() => onView(id)}
             >
-              {id === ALL ? 'All' : id}
+              {id === ALL ? words.all : id}
               {id !== ALL && unread(id) > 0 && (
-                <span className="badge" aria-label={`${unread(id)} unread`}>
+                <span className="badge" aria-label={words.unread(unread(id))}>
                   {unread(id)}
                 </span>
               )}
@@ -120,11 +123,11 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
           {earlier.length > 0 && (
             <select
               className="field earlier"
-              aria-label="earlier agents"
+              aria-label={words.earlierField}
               value=""
               onChange={(e) => e.target.value && onView(e.target.value)}
             >
-              <option value="">Earlier agents ({earlier.length})</option>
+              <option value="">{words.earlier(earlier.length)}</option>
               {earlier.map((id) => (
                 <option key={id} value={id}>
                   {id}
@@ -136,27 +139,28 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
         <input
           className="field search"
           type="search"
-          aria-label="search history"
-          placeholder="Search loaded history"
+          aria-label={words.search}
+          placeholder={words.searchPlaceholder}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
+        />
+        <ExportMenu
+          messages={inView}
+          scope={view === ALL ? words.exportAll : view}
+          agentId={view === ALL ? undefined : view}
         />
       </header>
       {counts && (
         <p className="history-counts">
-          <span className="status-chip status-pending">{counts.pending} pending</span>
-          <span className="status-chip status-delivered">{counts.delivered} delivered</span>
-          <span className="status-chip status-consumed">{counts.consumed} consumed</span>
+          {(['pending', 'delivered', 'consumed'] as const).map((status) => (
+            <span key={status} className={`status-chip status-${status}`}>
+              {words.counts(counts[status], words.status[status])}
+            </span>
+          ))}
         </p>
       )}
       {visible.length === 0 ? (
-        <p className="empty">
-          {cursor.loading
-            ? 'Loading history…'
-            : needle
-              ? `Nothing in the loaded history matches "${query.trim()}".`
-              : 'No messages yet. What you push to agents, their answers and page events show up here.'}
-        </p>
+        <p className="empty">{cursor.loading ? words.loading : needle ? words.noMatch(query.trim()) : words.empty}</p>
       ) : (
         <ol className="messages">
           {historyRows(visible).map((row) =>
@@ -172,19 +176,15 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
       )}
       <footer className="history-foot">
         {cursor.error ? (
-          <span className="card-error">History is not available: {cursor.error}</span>
+          <span className="card-error">{words.unavailable(cursor.error)}</span>
         ) : matching.length > limit || !cursor.done ? (
           <button type="button" className="button ghost small" disabled={cursor.loading} onClick={older}>
-            {cursor.loading ? 'Loading…' : 'Older messages'}
+            {cursor.loading ? words.loadingMore : words.older}
           </button>
         ) : (
-          inView.length > 0 && <span className="muted">Beginning of history</span>
+          inView.length > 0 && <span className="muted">{words.beginning}</span>
         )}
-        {needle && (
-          <span className="muted">
-            {matching.length} found in {inView.length} loaded
-          </span>
-        )}
+        {needle && <span className="muted">{words.found(matching.length, inView.length)}</span>}
       </footer>
     </section>
   );

@@ -1,4 +1,5 @@
 import type { Json, Message } from '../../../bridge/protocol/index.js';
+import { t } from '../i18n/index.js';
 
 const field = (value: Json | undefined, key: string): Json | undefined =>
   value && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined;
@@ -13,7 +14,7 @@ export function summarize(message: Message): string {
   const more = entries.length > 1 ? ` (+${entries.length - 1} more)` : '';
   switch (message.kind) {
     case 'page_error':
-      return `${text(field(first, 'message')) || 'error'}${more}`;
+      return `${text(field(first, 'message')) || t().history.pageErrorFallback}${more}`;
     case 'page_log':
       return `${text(field(first, 'level'))}: ${text(field(first, 'text'))}${more}`;
     case 'page_network': {
@@ -25,15 +26,8 @@ export function summarize(message: Message): string {
   }
 }
 
-export const KIND_LABEL: Record<Message['kind'], string> = {
-  user_message: 'you →',
-  user_answer: 'answer →',
-  page_error: 'error',
-  page_log: 'log',
-  page_network: 'network',
-  agent_note: 'note',
-  ask: 'asked',
-};
+/** What a kind of message is called in History. */
+export const messageKindLabel = (kind: Message['kind']): string => t().history.kind[kind];
 
 export const isPageEvent = (message: Message): boolean => message.kind.startsWith('page_');
 

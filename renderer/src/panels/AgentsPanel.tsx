@@ -2,6 +2,7 @@ import { AgentName } from '../AgentName.js';
 import type { AgentView, InboxCounts } from '../../../bridge/protocol/index.js';
 import { useNow } from '../useNow.js';
 import { ago } from '../time.js';
+import { useT } from '../i18n/index.js';
 
 interface AgentsPanelProps {
   agents: AgentView[];
@@ -14,19 +15,22 @@ interface AgentsPanelProps {
 
 /** Agents: who is online, through which client, and how much waits unread. Clicking one selects it. */
 export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: AgentsPanelProps) {
+  const words = useT().agents;
   useNow(15_000); // keeps "seen … ago" current
   const known = new Set(agents.map((a) => a.agentId));
   const waiting = Object.entries(inbox).filter(([id, counts]) => !known.has(id) && counts.pending > 0);
   const empty = agents.length === 0 && waiting.length === 0;
   return (
-    <section className="panel side" aria-label="agents">
+    <section className="panel side" aria-label={words.label}>
       <h2 className="panel-title">
-        Agents{' '}
-        <span className="muted">{live ? `${agents.filter((a) => a.online).length} online` : 'status unknown'}</span>
+        {words.title}{' '}
+        <span className="muted">{live ? words.online(agents.filter((a) => a.online).length) : words.unknown}</span>
       </h2>
       {empty ? (
         <p className="empty">
-          No agent yet. An MCP client that calls <code>aiti_hello</code> appears here.
+          {words.empty.before}
+          <code>aiti_hello</code>
+          {words.empty.after}
         </p>
       ) : (
         <ul className="rows">
@@ -38,7 +42,7 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
                 <button type="button" className="row" onClick={() => onSelect(a.agentId)}>
                   <span
                     className={`dot ${state === 'online' ? 'on' : state === 'offline' ? 'off' : 'unknown'}`}
-                    title={state}
+                    title={words.state[state]}
                   />
                   <span className="row-main">
                     <span className="row-title">
@@ -47,14 +51,14 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
                     <span className="row-sub">
                       {a.client ?? a.transport} ·{' '}
                       {state === 'unknown'
-                        ? 'reconnecting: state unknown'
+                        ? words.reconnecting
                         : a.online
                           ? a.channels.join(', ')
-                          : `seen ${ago(a.lastSeen)}`}
+                          : words.seen(ago(a.lastSeen))}
                     </span>
                   </span>
                   {unread > 0 && (
-                    <span className="badge" title={`${unread} unread`}>
+                    <span className="badge" title={words.unread(unread)}>
                       {unread}
                     </span>
                   )}
@@ -65,14 +69,14 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
           {waiting.map(([id, counts]) => (
             <li key={id}>
               <button type="button" className="row" onClick={() => onSelect(id)}>
-                <span className="dot off" title="not connected" />
+                <span className="dot off" title={words.notConnected} />
                 <span className="row-main">
                   <span className="row-title">
                     <AgentName agentId={id} />
                   </span>
-                  <span className="row-sub">not connected since the bridge started · messages wait</span>
+                  <span className="row-sub">{words.waiting}</span>
                 </span>
-                <span className="badge" title={`${counts.pending} unread`}>
+                <span className="badge" title={words.unread(counts.pending)}>
                   {counts.pending}
                 </span>
               </button>

@@ -1,22 +1,24 @@
 import { useState } from 'react';
+import { useT } from '../i18n/index.js';
 
 /** The three ways to load the page agent, with this bridge's own address filled in, each copyable. */
 export function ConnectHelp({ open }: { open: boolean }) {
+  const words = useT().pages;
   const script = `${window.location.origin}/aiti/page.js`;
   const ways = [
-    { label: 'Script tag', text: `<script src="${script}"></script>` },
+    { label: words.script, text: `<script src="${script}"></script>` },
     {
-      label: 'Vite plugin',
+      label: words.vite,
       text: `import { aitiBridge } from '@aiti-ai/aiti-bridge/vite';\n// vite.config.ts: plugins: [aitiBridge()]`,
     },
     {
-      label: 'Bookmarklet',
+      label: words.bookmarklet,
       text: `javascript:(()=>{const s=document.createElement('script');s.src='${script}';document.head.append(s)})()`,
     },
   ];
   return (
     <details className="connect-help" open={open}>
-      <summary>Connect a page</summary>
+      <summary>{words.connect}</summary>
       {ways.map((way) => (
         <Copyable key={way.label} {...way} />
       ))}
@@ -25,6 +27,7 @@ export function ConnectHelp({ open }: { open: boolean }) {
 }
 
 function Copyable({ label, text }: { label: string; text: string }) {
+  const words = useT().pages;
   const [copied, setCopied] = useState(false);
   return (
     <div className="copyable">
@@ -40,7 +43,7 @@ function Copyable({ label, text }: { label: string; text: string }) {
           )
         }
       >
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? words.copied : words.copy}
       </button>
     </div>
   );

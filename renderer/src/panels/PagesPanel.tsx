@@ -3,6 +3,7 @@ import type { SessionRow } from '../../../bridge/protocol/index.js';
 import { useNow } from '../useNow.js';
 import { ConnectHelp } from './ConnectHelp.js';
 import { ago, shortUrl } from '../time.js';
+import { useT } from '../i18n/index.js';
 
 interface PagesPanelProps {
   pages: SessionRow[];
@@ -12,6 +13,8 @@ interface PagesPanelProps {
 
 /** Connected pages (one entry per page, its frames counted) and the origins held until the human allows them. */
 export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
+  const words = useT().pages;
+  const seen = useT().agents;
   useNow(15_000); // keeps "seen … ago" current
   const [error, setError] = useState<string>();
   const byPage = new Map<string, SessionRow[]>();
@@ -22,16 +25,18 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
   });
 
   return (
-    <section className="panel side" aria-label="pages">
+    <section className="panel side" aria-label={words.label}>
       <h2 className="panel-title">
-        Pages <span className="muted">{entries.filter((e) => e.frames.some((f) => f.active)).length} connected</span>
+        {words.title}{' '}
+        <span className="muted">{words.connected(entries.filter((e) => e.frames.some((f) => f.active)).length)}</span>
       </h2>
       {heldOrigins.length > 0 && (
         <ul className="held">
           {heldOrigins.map((origin) => (
             <li key={origin}>
               <span>
-                <strong>{origin}</strong> waits for your approval
+                <strong>{origin}</strong>
+                {words.waits}
               </span>
               <button
                 type="button"
@@ -43,7 +48,7 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
                   )
                 }
               >
-                Allow
+                {words.allow}
               </button>
             </li>
           ))}
@@ -51,7 +56,7 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
       )}
       {error && <p className="card-error">{error}</p>}
       {entries.length === 0 ? (
-        <p className="empty">No page yet: load the page agent in the app you are building.</p>
+        <p className="empty">{words.empty}</p>
       ) : (
         <ul className="rows">
           {entries.map(({ pageId, frames, main }) =>
@@ -59,7 +64,9 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
               <li key={pageId} className="row static">
                 <span
                   className={`dot ${main.active ? (main.operable ? 'on' : 'held') : 'off'}`}
-                  title={main.active ? (main.operable ? 'connected' : 'held') : 'disconnected'}
+                  title={
+                    main.active ? (main.operable ? words.state.connected : words.state.held) : words.state.disconnected
+                  }
                 />
                 <span className="row-main">
                   <span className="row-title" title={main.url}>
@@ -67,8 +74,8 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
                   </span>
                   <span className="row-sub">
                     {pageId} · {main.title ? `${shortUrl(main.url)} · ` : ''}
-                    {frames.length > 1 ? `${frames.length} frames · ` : ''}
-                    {main.active ? `seen ${ago(main.lastSeen)}` : `left ${ago(main.lastSeen)}`}
+                    {frames.length > 1 ? words.frames(frames.length) : ''}
+                    {main.active ? seen.seen(ago(main.lastSeen)) : seen.left(ago(main.lastSeen))}
                   </span>
                   <span className="tags">
                     {main.frameworks.map((f) => (
@@ -77,11 +84,11 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
                       </span>
                     ))}
                     {main.legacy && (
-                      <span className="tag warn" title="connected without a page secret">
-                        legacy
+                      <span className="tag warn" title={words.legacyTitle}>
+                        {words.legacy}
                       </span>
                     )}
-                    {!main.operable && <span className="tag warn">held</span>}
+                    {!main.operable && <span className="tag warn">{words.held}</span>}
                   </span>
                 </span>
               </li>

@@ -1,13 +1,6 @@
+import { useT } from '../i18n/index.js';
 import type { Connection } from '../store.js';
 import type { Theme } from '../theme.js';
-
-const CONNECTION_LABEL: Record<Connection, string> = {
-  connecting: 'Connecting…',
-  live: 'Connected',
-  reconnecting: 'Reconnecting…',
-  impostor: 'Not the bridge',
-  no_token: 'No token',
-};
 
 interface TopBarProps {
   connection: Connection;
@@ -18,19 +11,24 @@ interface TopBarProps {
   onTheme(): void;
   drawer: boolean;
   onDrawer(): void;
+  settings: boolean;
+  onSettings(): void;
 }
 
-/** The brand, the connection, the last problem, and the human's switches: presence, theme, side panels. */
-export function TopBar({ connection, problem, away, onPresence, theme, onTheme, drawer, onDrawer }: TopBarProps) {
+/** The brand, the connection, the last problem, and the human's switches: presence, theme, settings, panels. */
+export function TopBar(props: TopBarProps) {
+  const { connection, problem, away, onPresence, theme, onTheme, drawer, onDrawer, settings, onSettings } = props;
+  const words = useT();
+  const top = words.top;
   return (
     <header className="topbar">
       <span className="brand">
         <span className="logo" aria-hidden />
-        <span className="brand-name">AITI Bridge</span>
+        <span className="brand-name">{words.app.name}</span>
       </span>
       <span className={`connection conn-${connection}`} role="status">
         <span className="dot" />
-        <span className="conn-label">{CONNECTION_LABEL[connection]}</span>
+        <span className="conn-label">{top.connection[connection]}</span>
       </span>
       {problem && (
         <span className="problem" title={problem}>
@@ -43,22 +41,32 @@ export function TopBar({ connection, problem, away, onPresence, theme, onTheme, 
         className={`button ghost small${away ? ' pressed' : ''}`}
         aria-pressed={away}
         disabled={connection !== 'live'}
-        title="Tell agents you are away: presence asks answer at once"
+        title={top.presenceTitle}
         onClick={onPresence}
       >
         <span className={`presence-dot${away ? ' away' : ''}`} />
-        {away ? 'Away' : 'Here'}
+        {away ? top.away : top.here}
       </button>
-      <button type="button" className="button ghost small" onClick={onTheme} title="Light, dark, or as the system">
+      <button type="button" className="button ghost small" onClick={onTheme} title={top.theme.title}>
         {theme === 'system' ? (
           <>
-            Auto<span className="wide-only"> theme</span>
+            {top.theme.system}
+            <span className="wide-only">{top.theme.systemWide}</span>
           </>
         ) : theme === 'light' ? (
-          'Light'
+          top.theme.light
         ) : (
-          'Dark'
+          top.theme.dark
         )}
+      </button>
+      <button
+        type="button"
+        className="button ghost small"
+        aria-expanded={settings}
+        aria-controls="settings"
+        onClick={onSettings}
+      >
+        {top.settings}
       </button>
       <button
         type="button"
@@ -67,7 +75,8 @@ export function TopBar({ connection, problem, away, onPresence, theme, onTheme, 
         aria-controls="side-panels"
         onClick={onDrawer}
       >
-        Agents<span className="wide-only"> &amp; pages</span>
+        {top.panels}
+        <span className="wide-only">{top.panelsWide}</span>
       </button>
     </header>
   );

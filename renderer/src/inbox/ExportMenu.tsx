@@ -1,0 +1,34 @@
+import type { Message } from '../../../bridge/protocol/index.js';
+import { useT } from '../i18n/index.js';
+import { download, exportName, historyJson, historyMarkdown } from './export.js';
+
+/** Export what History has loaded, of all agents or of the one in view, as Markdown or JSON. */
+export function ExportMenu(props: { messages: readonly Message[]; scope: string; agentId?: string | undefined }) {
+  const { messages, scope, agentId } = props;
+  const file = agentId ?? 'all';
+  const words = useT().history;
+  if (!messages.length) return null;
+  return (
+    <details className="export-menu">
+      <summary className="button ghost small" title={words.exportWhat(scope)}>
+        {words.export}
+      </summary>
+      <div className="export-choices" role="group" aria-label={words.exportWhat(scope)}>
+        <button
+          type="button"
+          className="button ghost small"
+          onClick={() => download(exportName(file, 'md'), 'text/markdown', historyMarkdown(messages, scope))}
+        >
+          {words.exportMarkdown}
+        </button>
+        <button
+          type="button"
+          className="button ghost small"
+          onClick={() => download(exportName(file, 'json'), 'application/json', historyJson(messages, scope))}
+        >
+          {words.exportJson}
+        </button>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { useT, type LanguageChoice } from '../i18n/index.js';
+import { useQuickBook } from '../quick/context.js';
+import type { QuickKind } from '../quick/useQuickReplies.js';
+import type { Settings } from './settings.js';
+
+interface SettingsPanelProps {
+  language: LanguageChoice;
+  onLanguage(choice: LanguageChoice): void;
+  settings: Settings;
+  onSettings(change: Partial<Settings>): void;
+  /** the desktop app notifies by itself: its window shows no sound or notification switches */
+  desktop: boolean;
+  onClose(): void;
+}
+
+/** The window's settings: language, sound and notification on a new ask, and the quick replies to edit. */
+export function SettingsPanel({ language, onLanguage, settings, onSettings, desktop, onClose }: SettingsPanelProps) {
+  const words = useT().settings;
+  const [denied, setDenied] = useState(false);
+  const wantNotifications = async (on: boolean) => {
+    if (!on) return onSettings({ notify: false });
+    if (typeof Notification === 'undefined') return setDenied(true);
+    const permission =
+      Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+    setDenied(permission !== 'granted');
+    onSettings({ notify: permission === 'granted' });
+  };
+  return (
+    <section
+      className="settings panel"
+      role="dialog"
+      aria-label={words.title}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <header className="panel-head">
+        <h2 className="panel-title">{words.title}</h2>
+        <button type="button" className="button ghost small" onClick={onClose}>
+          {words.close} <kbd>Esc</kbd>
+        </button>
+      </header>
+      <label className="setting">
+        <span>{words.language}</span>
+        <select
+          className="field"
+          value={language}
+          onChange={(e) => onLanguage(e.target.value as LanguageChoice)}
+          aria-label={words.language}
+        >
+          <option value="system">{words.system}</option>
+          <option value="en">English</option>
+          <option value="zh-CN">简体中文</option>
+        </select>
+      </label>
+      {desktop ? (
+        <p className="muted">{words.notifyDesktop}</p>
+      ) : (
+        <>
+          <label className="setting check">
+            <input type="checkbox" checked={settings.sound} onChange={(e) => onSettings({ sound: e.target.checked })} />
+            <span>{words.sound}</span>
+          </label>
+          <label className="setting check">
+            <input
+              type="checkbox"
+              checked={settings.notify}
+              onChange={(e) => void wantNotifications(e.target.checked)}
+            />
+            <span>{words.notify}</span>
+          </label>
+          {denied && <p className="card-error">{words.notifyDenied}</p>}
+        </>
+      )}
+      <QuickRepliesEditor kind="answer" />
+      <QuickRepliesEditor kind="reason" />
+    </section>
+  );
+}
+
+/** Add, edit and remove the quick replies of one kind, most used first. */
+function QuickRepliesEditor({ kind }: { kind: QuickKind }) {
+  const words = useT().quick;
+  const book = useQuickBook();
+  const [draft, setDraft] = useState('');
+  const [editing, setEditing] = useState<{ id: string; text: string }>();
+  const [problem, setProblem] = useState<string>();
+  const run = (work: Promise<void>, after: () => void) =>
+    work.then(
+      () => (after(), setProblem(undefined)),
+      (e: Error) => setProblem(e.message),
+    );
+  const replies = book.of(kind);
+  return (
+    <div className="quick-editor" role="group" aria-label={kind === 'reason' ? words.reasons : words.answers}>
+      <h3 className="setting-title">
+        {words.title}: {kind === 'reason' ? words.reasons : words.answers}
+      </h3>
+      <ul className="quick-list">
+        {replies.map((reply) => (
+          <li key={reply.id}>
+            {editing?.id === reply.id ? (
+              <>
+                <input
+                  className="field"
+                  aria-label={words.edit}
+                  value={editing.text}
+                  onChange={(e) => setEditing({ id: reply.id, text: e.target.value })}
+                />
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={!editing.text.trim()}
+                  onClick={() => void run(book.edit(reply.id, editing.text), () => setEditing(undefined))}
+                >
+                  {words.done}
+                </button>
+              </>
+            ) : (
+              <>
+                <span className="quick-text">{reply.text}</span>
+                <span className="muted quick-uses">{words.used(reply.uses)}</span>
+                <button
+                  type="button"
+                  className="button ghost small"
+                  onClick={() => setEditing({ id: reply.id, text: reply.text })}
+                >
+                  {words.edit}
+                </button>
+                <button
+                  type="button"
+                  className="button ghost small"
+                  onClick={() => void run(book.remove(reply.id), () => undefined)}
+                >
+                  {words.remove}
+                </button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form
+        className="quick-add"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!draft.trim()) return setProblem(words.empty);
+          void run(book.add(kind, draft), () => setDraft(''));
+        }}
+      >
+        <input
+          className="field"
+          aria-label={words.newPlaceholder}
+          placeholder={words.newPlaceholder}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <button type="submit" className="button small">
+          {words.add}
+        </button>
+      </form>
+      {(problem ?? book.error) && <p className="card-error">{problem ?? words.unavailable(book.error ?? '')}</p>}
+    </div>
+  );
+}
