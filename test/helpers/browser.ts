@@ -17,13 +17,14 @@ export interface TestBrowser {
  * A real headless Chromium (CHROMIUM_PATH overrides /usr/bin/chromium) with a fresh profile, closed after the
  * current test. Each call gives its own browser, so tests do not share sessionStorage or permissions.
  */
-export async function launchBrowser(options: { args?: string[] } = {}): Promise<TestBrowser> {
+export async function launchBrowser(options: { args?: string[]; locale?: string } = {}): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'aiti-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
     viewport: { width: 1280, height: 800 },
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   onCleanup(async () => {
     await context.close().catch(() => undefined);

@@ -7,7 +7,9 @@ describe('quick replies in the data dir', () => {
   it('a saved list is on disk when the PUT answers, and a restarted bridge reads it back', async () => {
     const dataDir = tempDir();
     const first = await startBridge({ dataDir });
-    const list = { replies: [reply('ship', 'Ship it', 3), { ...reply('later', 'Not before the review'), kind: 'reason' }] };
+    const list = {
+      replies: [reply('ship', 'Ship it', 3), { ...reply('later', 'Not before the review'), kind: 'reason' }],
+    };
     const saved = await http(`${first.url}/bridge/quick-replies`, { method: 'PUT', token: first.token, body: list });
     expect(saved.status).toBe(200);
     await first.close();
@@ -18,7 +20,8 @@ describe('quick replies in the data dir', () => {
 
   it('refuses a list it cannot keep whole, naming the problem, and keeps the one it had', async () => {
     const bridge = await startBridge();
-    const put = (body: unknown) => http(`${bridge.url}/bridge/quick-replies`, { method: 'PUT', token: bridge.token, body });
+    const put = (body: unknown) =>
+      http(`${bridge.url}/bridge/quick-replies`, { method: 'PUT', token: bridge.token, body });
     expect((await put({ replies: [reply('a', 'Yes')] })).status).toBe(200);
     const twice = await put({ replies: [reply('a', 'one'), reply('a', 'two')] });
     expect(twice.status).toBe(400);

@@ -26,7 +26,7 @@ export function historyMarkdown(messages: readonly Message[], scope: string, now
     const at = new Date(message.at);
     const today = at.toLocaleDateString(lang, { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
     if (today !== day) out.push(`## ${(day = today)}`, '');
-    const time = at.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const time = at.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
     const record = message.kind === 'ask' ? AskRecord.safeParse(message.payload) : undefined;
     if (record?.success) {
       const r = record.data;
