@@ -1,0 +1,137 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, startBridge } from '../helpers/bridge.js';
+import { ScriptedPage } from '../helpers/scripted-page.js';
+import { ensureWindowBuilt } from './build-window.js';
+import { helloAgent, openWindowPage, settled } from './window-page.js';
+
+const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+beforeAll(async () => {
+  await ensureWindowBuilt();
+  mkdirSync(screenshots, { recursive: true });
+}, 150_000);
+
+/** A small PNG of a logo (a blue ring), as an image pasted into the composer arrives. */
+const LOGO =
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAALElEQVR4nGN48fY/VRDDCDHIOvo2SWikG/QfBxg1aNSgoZ2yB4dBlKBhbBAAwV5dTBl/95kAAAAASUVORK5CYII=';
+
+/** What the agents ask in each language: the agents of a 简体中文 desk write Chinese. */
+const WORDS = {
+  en: {
+    push: 'Heads up: the API moved to /v2, regenerate the client first',
+    confirm: 'Drop the legacy invoices table? 1,204 rows, all archived in S3.',
+    choose: 'Which layout for the billing settings page?',
+    choices: ['Two columns, summary on the right', 'Single column with sections', 'Tabs per plan'],
+    input: 'Name for the new feature branch?',
+    notify: { title: 'Build', body: 'Tests are green on main' },
+  },
+  zh: {
+    push: '注意：API 已迁到 /v2，请先重新生成客户端',
+    confirm: '删除旧的 invoices 表吗？共 1,204 行，已全部归档到 S3。',
+    choose: '账单设置页用哪种布局？',
+    choices: ['两栏，摘要在右侧', '单栏分节', '每个套餐一个标签页'],
+    input: '新功能分支叫什么？',
+    notify: { title: '构建', body: 'main 上的测试全部通过' },
+  },
+};
+
+const shots = [
+  { name: 'light', scheme: 'light', width: 1280, height: 1120, lang: 'en' },
+  { name: 'dark', scheme: 'dark', width: 1280, height: 1120, lang: 'en' },
+  { name: 'narrow', scheme: 'light', width: 360, height: 900, lang: 'en' },
+  { name: 'phone', scheme: 'dark', width: 390, height: 844, lang: 'en' },
+  { name: 'zh-CN', scheme: 'light', width: 1280, height: 1120, lang: 'zh' },
+] as const;
+
+describe('screenshots', () => {
+  for (const { name, scheme, width, height, lang } of shots) {
+    it(`of the window with the strip of open asks (${name}, ${width} px wide)`, { timeout: 60_000 }, async () => {
+      const words = WORDS[lang];
+      const bridge = await startBridge();
+      const invoices = await ScriptedPage.connect(bridge.url, {
+        url: 'http://localhost:5173/invoices',
+        frameworks: ['react', 'vite'],
+        title: 'Invoices · Acme admin',
+      });
+      const billing = await ScriptedPage.connect(bridge.url, {
+        url: 'http://localhost:3000/settings/billing',
+        frameworks: ['vue'],
+        title: 'Billing settings',
+      });
+      const claude = await helloAgent(bridge.url, 'claude-code', {
+        pageId: invoices.pageId,
+        subEvents: ['page_error'],
+      });
+      const cursor = await helloAgent(bridge.url, 'cursor', { pageId: billing.pageId });
+
+      const posted = await http(`${bridge.url}/bridge/event`, {
+        body: {
+          pageId: invoices.pageId,
+          type: 'page_error',
+          secret: invoices.secret,
+          payload: [
+            {
+              message: "TypeError: Cannot read properties of undefined (reading 'total')",
+              kind: 'error',
+              at: new Date().toISOString(),
+            },
+          ],
+        },
+      });
+      expect(posted.status).toBe(204);
+      const pushed = await http(`${bridge.url}/bridge/push`, {
+        token: bridge.token,
+        body: { text: words.push, images: [{ mimeType: 'image/png', data: LOGO }] },
+      });
+      expect(pushed.status).toBe(200);
+      await claude.callTool({ name: 'aiti_inbox', arguments: {} });
+      await cursor.callTool({ name: 'user_notify', arguments: words.notify });
+
+      // one urgent sync ask (the agent waits on it), two async ones
+      void claude
+        .callTool({ name: 'user_confirm', arguments: { prompt: words.confirm, timeoutMs: 240_000 } })
+        .catch(() => undefined);
+      await cursor.callTool({
+        name: 'user_choose',
+        arguments: { prompt: words.choose, choices: words.choices, timeoutMs: 90_000, async: true },
+      });
+      await claude.callTool({
+        name: 'user_input',
+        arguments: { prompt: words.input, defaultValue: 'feat/invoice-export', timeoutMs: 600_000, async: true },
+      });
+
+      const page = await openWindowPage(bridge.uiUrl, {
+        colorScheme: scheme,
+        width,
+        height,
+        locale: lang === 'zh' ? 'zh-CN' : 'en-US',
+      });
+      await page.locator('.card:not(.ended)').nth(2).waitFor();
+      await page.locator('.message.kind-page_error').waitFor(); // page events arrive batched, once a second
+      await page.locator('.message.push-row img.thumb').waitFor();
+      await page.locator('.message.notify').waitFor();
+      const choose = await settled(page.locator('.card.kind-user_choose'));
+      await choose.click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('1');
+      await choose.getByRole('button', { pressed: true }).waitFor();
+      await page.locator('.main-scroll').evaluate((el) => el.scrollTo(0, 0));
+      // nothing scrolls sideways, however narrow (README "The window": usable from 360 px)
+      const wide = await page.evaluate((w) => {
+        const out: string[] = [];
+        for (const el of Array.from(document.querySelectorAll('body *'))) {
+          const r = el.getBoundingClientRect();
+          // the strip of open asks scrolls within itself, soonest first; the page never does
+          const inStrip = el.closest('.open-strip ol') && el !== el.closest('.open-strip ol');
+          if (r.right > w + 1 && getComputedStyle(el).position !== 'fixed' && !el.closest('.side-column') && !inStrip)
+            out.push(`${el.tagName}.${el.className} ${Math.round(r.right)}`);
+        }
+        return out.slice(0, 8);
+      }, width);
+      expect(wide).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: `${screenshots}window-${name}.png` });
+    });
+  }
+});
