@@ -1,6 +1,5 @@
-import type { DeliveryChannel, Message } from '../protocol/index.js';
+import type { DeliveryChannel, ImageRef, Message } from '../protocol/index.js';
 import type { AgentRegistry } from '../agents/registry.js';
-import type { ImageStore } from '../images/store.js';
 import type { Logger } from '../log.js';
 import type { Inbox, MessageDraft } from './inbox.js';
 
@@ -14,7 +13,8 @@ const CHANNEL_TIMEOUT_MS = 5000;
 export interface DeliveryServices {
   inbox: Pick<Inbox, 'add' | 'markDelivered'>;
   agents: Pick<AgentRegistry, 'get'>;
-  images: Pick<ImageStore, 'readAll'>;
+  /** the images kept in the data dir, as MCP image content (the image store is one) */
+  images: { readAll(refs: readonly ImageRef[] | undefined): Array<{ data: string; mimeType: string }> };
   log: Logger;
 }
 

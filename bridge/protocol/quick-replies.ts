@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IsoTime } from './common.js';
 
 /** The human's saved answers and reject reasons (README "The window"), kept in `<dataDir>/aiti-bridge`. */

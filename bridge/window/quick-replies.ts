@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { QuickReplies } from '../protocol/index.js';
 import type { Logger } from '../log.js';
+import { PRIVATE_FILE } from '../private-files.js';
 
 /**
  * The human's quick replies in `<appDir>/quick-replies.json`: one file for every window (desktop app and
@@ -35,8 +36,10 @@ export class QuickReplyStore {
 
   save(list: QuickReplies): QuickReplies {
     const temp = `${this.file}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
+    const fd = openSync(temp, 'w', PRIVATE_FILE);
     try {
+      // only the human reads their replies, whatever the umask or an older temp file's mode
+      if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE);
       writeSync(fd, `${JSON.stringify(list, null, 2)}\n`);
       fsyncSync(fd);
     } finally {
