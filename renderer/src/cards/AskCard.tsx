@@ -123,23 +123,29 @@ export function AskCard({
     }
   };
 
-  /** The draft after picking the choices numbered `numbers`; a choice the filter hides is not picked. */
-  const picking = (current: Draft, numbers: number[]): Draft => {
+  /**
+   * The choices numbered `numbers` the human can see, and the first the filter hides (never picked: a key does
+   * not change what is out of sight).
+   */
+  const inSight = (numbers: number[]): { shown: number[]; hidden?: number } => {
     const visible = new Set(filtered(options, filter).map((o) => o.number));
-    let picked = current.picked;
-    for (const number of numbers) {
-      const option = options[number - 1];
-      if (!option) continue;
-      if (!visible.has(number)) {
-        complain(t().problems.hiddenByFilter(number));
-        continue;
-      }
-      picked = pick(ask, picked, option.key);
-    }
-    return { ...current, picked };
+    const hidden = numbers.find((n) => options[n - 1] && !visible.has(n));
+    return { shown: numbers.filter((n) => visible.has(n)), ...(hidden !== undefined ? { hidden } : {}) };
   };
+  /** The choices picked after picking these (visible) numbers, in order. */
+  const picking = (picked: readonly string[], numbers: number[]): string[] =>
+    numbers.reduce<string[]>(
+      (list, n) => {
+        const option = options[n - 1];
+        return option ? pick(ask, list, option.key) : list;
+      },
+      [...picked],
+    );
   const pickNumbers = (numbers: number[]) => {
-    if (numbers.length) update((current) => ({ picked: picking(current, numbers).picked }));
+    const { shown, hidden } = inSight(numbers);
+    if (shown.length) update((current) => ({ picked: picking(current.picked, shown) }));
+    // after the update, which clears the last complaint: this one is about the key just pressed
+    if (hidden !== undefined) complain(t().problems.hiddenByFilter(hidden));
   };
   /** A number still being typed counts as complete now (a pause, or Enter). */
   const finishNumber = (): number[] => {
@@ -216,7 +222,9 @@ export function AskCard({
       if (explicitOnly) return complain(t().problems.buttonsOnly);
       // a number still being typed is part of this answer (1, 0, Enter sends choice 10)
       const pending = finishNumber();
-      void answer(pending.length ? picking(draft, pending) : draft);
+      const { shown, hidden } = inSight(pending);
+      if (hidden !== undefined) return complain(t().problems.hiddenByFilter(hidden));
+      void answer(shown.length ? { ...draft, picked: picking(draft.picked, shown) } : draft);
       return;
     }
     const digit = digitOf(event);
