@@ -13,17 +13,23 @@ beforeAll(async () => {
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `option ${i + 1}`);
 
+/** A user_choose of `count` numbered options, its card read (settled) and clicked, and the agent's call. */
+async function choiceCard(count: number, multiple = false) {
+  const bridge = await startBridge();
+  const claude = await helloAgent(bridge.url, 'claude');
+  const page = await openWindowPage(bridge.uiUrl);
+  const call = claude.callTool({
+    name: 'user_choose',
+    arguments: { prompt: 'Which one?', choices: numbered(count), multiple, timeoutMs: 60_000 },
+  });
+  const card = await settled(page.getByRole('article', { name: 'Choose from claude' }));
+  await card.click({ position: { x: 5, y: 5 } });
+  return { page, card, call };
+}
+
 describe('numbers past 9, typed as a hurried person types them', () => {
   it('1, 0, Enter on a 12-choice card sends choice 10, and the card shows the 1 while it waits', async () => {
-    const bridge = await startBridge();
-    const claude = await helloAgent(bridge.url, 'claude');
-    const page = await openWindowPage(bridge.uiUrl);
-    const call = claude.callTool({
-      name: 'user_choose',
-      arguments: { prompt: 'Which migration?', choices: numbered(12), timeoutMs: 60_000 },
-    });
-    const card = await settled(page.getByRole('article', { name: 'Choose from claude' }));
-    await card.click({ position: { x: 5, y: 5 } });
+    const { page, card, call } = await choiceCard(12);
     await page.keyboard.press('1');
     await card.locator('.typed-number').filter({ hasText: 'Choice 1…' }).waitFor();
     await page.keyboard.press('0');
@@ -32,15 +38,7 @@ describe('numbers past 9, typed as a hurried person types them', () => {
   });
 
   it('15, 20, 7 in a 20-choice multi-select selects exactly those three', async () => {
-    const bridge = await startBridge();
-    const claude = await helloAgent(bridge.url, 'claude');
-    const page = await openWindowPage(bridge.uiUrl);
-    const call = claude.callTool({
-      name: 'user_choose',
-      arguments: { prompt: 'Which tests to rerun?', choices: numbered(20), multiple: true, timeoutMs: 60_000 },
-    });
-    const card = await settled(page.getByRole('article', { name: 'Choose from claude' }));
-    await card.click({ position: { x: 5, y: 5 } });
+    const { page, card, call } = await choiceCard(20, true);
     await page.keyboard.type('15207');
     const pressed = card.getByRole('button', { pressed: true });
     await expect.poll(() => pressed.allTextContents()).toEqual(['7☑option 7', '15☑option 15', '20☑option 20']);
@@ -49,15 +47,7 @@ describe('numbers past 9, typed as a hurried person types them', () => {
   });
 
   it('a short pause completes a number: 1, a pause, Enter sends choice 1 of 12', async () => {
-    const bridge = await startBridge();
-    const claude = await helloAgent(bridge.url, 'claude');
-    const page = await openWindowPage(bridge.uiUrl);
-    const call = claude.callTool({
-      name: 'user_choose',
-      arguments: { prompt: 'Which migration?', choices: numbered(12), timeoutMs: 60_000 },
-    });
-    const card = await settled(page.getByRole('article', { name: 'Choose from claude' }));
-    await card.click({ position: { x: 5, y: 5 } });
+    const { page, card, call } = await choiceCard(12);
     await page.keyboard.press('1');
     // the pause is over when the card stops showing the number and marks the choice
     await card.getByRole('button', { name: /option 1$/, pressed: true }).waitFor();

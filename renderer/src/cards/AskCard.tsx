@@ -14,6 +14,7 @@ import { CardHint } from './CardHint.js';
 import { answerOf, kindLabel, optionsOf, pick, rejectOf, REJECT_PRESETS } from './options.js';
 import { RejectPanel } from './RejectPanel.js';
 import { withReply } from '../quick/context.js';
+import { QuickButton } from '../quick/QuickButton.js';
 import { QuickMenu } from '../quick/QuickMenu.js';
 import { agentStyle } from '../agent-colour.js';
 import { t, useT } from '../i18n/index.js';
@@ -362,17 +363,7 @@ export function AskCard({
       ) : (
         <div className="card-actions">
           <CardHint explicitOnly={explicitOnly} options={options.length} many={many} answerable={answerable} />
-          {quickField(null) && (
-            <button
-              type="button"
-              className="button ghost small quick-open"
-              data-action
-              title={t().quick.open}
-              onClick={() => setQuick(quickField(null))}
-            >
-              ⚡<span className="visually-hidden">{t().quick.title}</span>
-            </button>
-          )}
+          {quickField(null) && <QuickButton onClick={() => setQuick(quickField(null))} />}
           <button type="button" className="button ghost" data-action onClick={() => update({ rejecting: true })}>
             {words.rejectOpen}
           </button>

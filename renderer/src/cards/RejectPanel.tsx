@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { RejectReason } from '../../../bridge/protocol/index.js';
 import type { Draft } from '../drafts.js';
 import { useT } from '../i18n/index.js';
+import { QuickButton } from '../quick/QuickButton.js';
 import { REJECT_PRESETS } from './options.js';
 
 interface RejectPanelProps {
@@ -22,8 +23,7 @@ interface RejectPanelProps {
  * that preset, so what is ringed is what goes.
  */
 export function RejectPanel({ draft, update, onSend, onCancel, onQuick, busy }: RejectPanelProps) {
-  const all = useT();
-  const words = all.reject;
+  const words = useT().reject;
   const reason = useRef<HTMLInputElement>(null);
   const presets = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -84,15 +84,7 @@ export function RejectPanel({ draft, update, onSend, onCancel, onQuick, busy }: 
         ))}
       </div>
       <div className="card-actions">
-        <button
-          type="button"
-          className="button ghost small quick-open"
-          data-action
-          title={all.quick.open}
-          onClick={onQuick}
-        >
-          ⚡<span className="visually-hidden">{all.quick.title}</span>
-        </button>
+        <QuickButton onClick={onQuick} />
         <button type="button" className="button ghost" data-action onClick={onCancel}>
           {words.back} <kbd>Esc</kbd>
         </button>
