@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
 import { chromium, type BrowserContext, type Page as Tab } from 'playwright-core';
@@ -10,12 +11,26 @@ import { createServer, type PluginOption } from 'vite';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+import { startNext } from './next-server.js';
 
 /** The component-library fixtures under test/fixtures/, each a small app that shows its own state. */
-export type FixtureName = 'mui-app' | 'radix-app' | 'antd-app' | 'vue-app' | 'svelte-app';
+export type FixtureName =
+  | 'mui-app'
+  | 'radix-app'
+  | 'antd-app'
+  | 'vue-app'
+  | 'svelte-app'
+  | 'mantine-app'
+  | 'hook-form-app'
+  | 'aria-app'
+  | 'chakra-app'
+  | 'shadcn-app'
+  | 'next-app';
 
 interface FixtureSpec {
+  /** served by Vite with these plugins, or by `next dev` */
   plugins: () => PluginOption[];
+  next?: true;
   /** pre-bundled at start: a dependency found later makes Vite reload the page under the test */
   deps: string[];
 }
@@ -52,6 +67,32 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
   'radix-app': { plugins: () => [react()], deps: [...REACT_DEPS, '@radix-ui/react-select', '@headlessui/react'] },
   'antd-app': { plugins: () => [react()], deps: [...REACT_DEPS, 'antd'] },
   'vue-app': { plugins: () => [vue()], deps: ['vue'] },
+  'next-app': { plugins: () => [], deps: [], next: true },
+  'mantine-app': {
+    plugins: () => [react()],
+    deps: [...REACT_DEPS, '@mantine/core', '@mantine/dates', '@mantine/form', '@mantine/hooks', 'dayjs'],
+  },
+  'hook-form-app': {
+    plugins: () => [react()],
+    deps: [...REACT_DEPS, 'react-hook-form', 'react-select', 'react-datepicker', 'date-fns'],
+  },
+  'aria-app': { plugins: () => [react()], deps: [...REACT_DEPS, 'react-aria-components'] },
+  'chakra-app': { plugins: () => [react()], deps: [...REACT_DEPS, '@chakra-ui/react', 'react-hook-form'] },
+  'shadcn-app': {
+    plugins: () => [react(), tailwindcss()],
+    deps: [
+      ...REACT_DEPS,
+      'radix-ui',
+      'cmdk',
+      'react-day-picker',
+      'react-hook-form',
+      'lucide-react',
+      'date-fns',
+      'clsx',
+      'tailwind-merge',
+      'class-variance-authority',
+    ],
+  },
   'svelte-app': {
     plugins: () => [svelte()],
     deps: ['svelte', 'svelte/internal/client', 'svelte/internal/disclose-version'],
@@ -77,7 +118,35 @@ export interface FixtureWorld {
   close(): Promise<void>;
 }
 
-export async function startFixture(name: FixtureName): Promise<FixtureWorld> {
+/** A dev server of the fixture: Vite with the bridge's plugin, or `next dev` with the root layout's script tag. */
+async function serve(
+  name: FixtureName,
+  spec: FixtureSpec,
+  root: string,
+  scratch: string,
+  bridge: Bridge,
+  bundler: 'turbopack' | 'webpack',
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (spec.next) return startNext(root, bridge.url, bundler);
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    cacheDir: join(scratch, 'vite-cache'),
+    plugins: [...spec.plugins(), aitiBridge({ bridgeUrl: bridge.url })],
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { include: spec.deps },
+  });
+  await server.listen();
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error(`the Vite dev server of ${name} did not report its URL`);
+  return { url, close: () => server.close() };
+}
+
+export async function startFixture(
+  name: FixtureName,
+  options: { bundler?: 'turbopack' | 'webpack' } = {},
+): Promise<FixtureWorld> {
   const spec = FIXTURES[name];
   const root = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
   const scratch = mkdtempSync(join(tmpdir(), `aiti-${name}-`));
@@ -93,18 +162,8 @@ export async function startFixture(name: FixtureName): Promise<FixtureWorld> {
     dataDir: join(scratch, 'data'),
     openCmd: `"${process.execPath}" "${editor}" --goto {file}:{line}:{column}`,
   });
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    cacheDir: join(scratch, 'vite-cache'),
-    plugins: [...spec.plugins(), aitiBridge({ bridgeUrl: bridge.url })],
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-    optimizeDeps: { include: spec.deps },
-  });
-  await server.listen();
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('the Vite dev server did not report its URL');
+  const server = await serve(name, spec, root, scratch, bridge, options.bundler ?? 'turbopack');
+  const url = server.url;
   const browser = await chromium.launchPersistentContext(join(scratch, 'profile'), {
     executablePath: chromiumPath(),
     headless: true,
