@@ -49,7 +49,23 @@ const PROBES: Array<[string, Probe]> = [
   ['Astro', () => Boolean(document.querySelector('astro-island'))],
   ['jQuery', (w) => Boolean((w.jQuery as { fn?: { jquery?: string } } | undefined)?.fn?.jquery)],
   ['Vite', () => Boolean(document.querySelector('script[src*="/@vite/client"]'))],
+  // component libraries, by the marks each leaves on what it renders
+  ['Mantine', () => has('html[data-mantine-color-scheme], [class*="mantine-"]')],
+  ['MUI', () => has('[class*="MuiButtonBase-root"], [class*="MuiInputBase-root"], [class*="MuiPaper-root"]')],
+  ['Ant Design', () => has('[class^="ant-"], [class*=" ant-"]')],
+  ['Chakra UI', () => has('[class^="chakra-"], [class*=" chakra-"]')],
+  ['React Aria', () => has('[data-rac]')],
+  [
+    'Radix UI',
+    () => has('[data-radix-collection-item], [data-radix-popper-content-wrapper], [data-radix-select-viewport]'),
+  ],
+  ['Headless UI', () => has('[data-headlessui-state]')],
+  ['shadcn/ui', () => has('[data-slot=button], [data-slot=form-item], [data-slot=select-trigger], [data-slot=input]')],
 ];
+
+function has(selector: string): boolean {
+  return Boolean(document.querySelector(selector));
+}
 
 export function detectFrameworks(): string[] {
   const w = window as unknown as Record<string, unknown>;
