@@ -79,11 +79,19 @@ function appFrames(stack: string): Frame[] {
 /** owner-stack candidates of the last sourceOf, in order, for resolveSource to map */
 let candidates: Array<{ frame: Frame; component?: string }> = [];
 
+/**
+ * The component a fiber is: its type's name (a forwardRef's render function carries the name React Aria gives
+ * it); for a tag (a host fiber), the component whose render wrote it, its owner.
+ */
 function componentName(fiber: Bag): string | undefined {
   const type = fiber.type as
-    { displayName?: unknown; name?: unknown; render?: { name?: unknown } } | string | undefined;
-  if (!type || typeof type === 'string') return undefined;
-  for (const name of [type.displayName, type.name, type.render?.name])
+    { displayName?: unknown; name?: unknown; render?: { name?: unknown; displayName?: unknown } } | string | undefined;
+  if (typeof type === 'string') {
+    const owner = fiber._debugOwner as Bag | undefined;
+    return owner && typeof owner.type !== 'string' ? componentName(owner) : undefined;
+  }
+  if (!type) return undefined;
+  for (const name of [type.displayName, type.render?.displayName, type.name, type.render?.name])
     if (typeof name === 'string' && name) return name.slice(0, 200);
   return undefined;
 }
