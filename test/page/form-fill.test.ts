@@ -75,7 +75,7 @@ describe('self_ui and form_fill on a native <dialog>', () => {
     );
   });
 
-  it('a field that matches nothing fills nothing and lists the fields there', async () => {
+  it('a field that matches nothing is reported with the fields there; the others are filled and the button is not pressed', async () => {
     const bridge = await startBridge();
     const server = await serveFixture({
       '/': `<!doctype html><title>Settings</title>${agentTag(bridge)}<body>${FORM}</body>`,
@@ -85,11 +85,23 @@ describe('self_ui and form_fill on a native <dialog>', () => {
     await connectedPage(bridge, server.url + '/');
     await tab.click('text=Open settings');
     const agent = await connectAgent(bridge.url);
-    const result = await callTool(agent, 'form_fill', { fields: { Notes: 'x', Colour: 'red' } });
-    expect(result.isError).toBe(true);
-    expect(resultText(result)).toMatch(
-      /no field matches "Colour" in dialog "Settings"; nothing was filled\. Fields there: "Size", "Notes"/,
+    const result = await callTool(agent, 'form_fill', { fields: { Notes: 'x', Colour: 'red' }, button: 'Apply' });
+    expect(resultText(result).split('\n')[0]).toMatch(
+      /^NOT filled: "Colour" \(wanted "red", the app shows "": no field matches it/,
     );
-    expect(await tab.inputValue('textarea')).toBe('');
+    const filled = structured(result);
+    expect(filled.notFilled).toEqual([
+      expect.objectContaining({
+        field: 'Colour',
+        wanted: 'red',
+        reason: expect.stringMatching(/no field matches it in dialog "Settings"; fields there: "Size", "Notes"/),
+      }),
+    ]);
+    expect(filled.filled).toEqual([expect.objectContaining({ field: 'Notes', value: 'x' })]);
+    expect(filled.clicked).toBeUndefined();
+    expect(await tab.inputValue('textarea')).toBe('x');
+    // Apply was not pressed: the dialog is open and the form was not submitted
+    expect(await tab.isVisible('dialog')).toBe(true);
+    expect(await tab.textContent('#out')).toBe('');
   });
 });

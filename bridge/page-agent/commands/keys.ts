@@ -132,6 +132,13 @@ function defaultAction(el: Element, chord: KeyChord): void {
   } else if (key.length === 1) insertText(el, chord.shiftKey ? key.toUpperCase() : key);
 }
 
+/** keydown and keyup only: for widgets that act on a key, where the browser's own action (Enter submitting the
+ * form) must not happen. */
+export function keyOnly(el: Element, chord: KeyChord): void {
+  keyEvent(el, 'keydown', chord);
+  keyEvent(el, 'keyup', chord);
+}
+
 /** keydown → (default action) → keyup on `el`. */
 export function press(el: Element, chord: KeyChord): void {
   const proceed = keyEvent(el, 'keydown', chord);

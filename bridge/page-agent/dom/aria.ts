@@ -141,12 +141,13 @@ export function isActionable(el: Element, role = roleOf(el)): boolean {
   return hasFrameworkClick(el);
 }
 
-function textOfIds(el: Element, ids: string, skipSelf = false): string {
+function textOfIds(el: Element, ids: string, skipOwn = false): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   return ids
     .split(/\s+/)
-    .filter((id) => !(skipSelf && id === el.id))
-    .map((id) => normalize(root.getElementById?.(id)?.textContent))
+    .map((id) => root.getElementById?.(id))
+    .filter((found): found is HTMLElement => Boolean(found) && !(skipOwn && el.contains(found ?? null)))
+    .map((found) => normalize(found.textContent))
     .filter(Boolean)
     .join(' ');
 }
@@ -155,7 +156,8 @@ function textOfIds(el: Element, ids: string, skipSelf = false): string {
 export function labelText(el: Element): string {
   const labelledBy = el.getAttribute('aria-labelledby');
   if (labelledBy) {
-    // a listbox button names itself after its label (Headless UI: "Team Core"); its own text is the value
+    // a listbox button names itself after its label (Headless UI: "Team Core", React Aria: the value span, then
+    // the label); its own text is the value, not its name
     const text = textOfIds(el, labelledBy, isListboxButton(el));
     if (text) return text;
   }
@@ -174,7 +176,8 @@ function controlFreeText(label: Element): string {
   let text = '';
   for (const node of label.childNodes) {
     if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
-    else if (isA(node, Element) && !node.matches('input, select, textarea, button')) text += controlFreeText(node);
+    else if (isA(node, Element) && !node.matches('input, select, textarea, button, [aria-hidden=true]'))
+      text += controlFreeText(node);
   }
   return text;
 }

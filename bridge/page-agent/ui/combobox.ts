@@ -2,8 +2,9 @@ import { isA } from '../dom/realm.js';
 import { clickSequence } from '../commands/events.js';
 import { parseChord, press } from '../commands/keys.js';
 import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
-import { isListboxButton } from '../dom/aria.js';
+import { contentText, isListboxButton } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
+import { widgetRoot } from './chips.js';
 
 /**
  * Choosing options in composite widgets (role=combobox / listbox / option): MUI Select and Autocomplete, Radix
@@ -57,7 +58,8 @@ function showing(list: Element): boolean {
 /** The open list of options this widget controls, if it is showing. */
 function openList(combo: Element, before: Set<Element>): Element | undefined {
   if (combo.getAttribute('role') === 'listbox') return combo;
-  for (const target of [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')]) {
+  const linked = [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')];
+  for (const target of linked) {
     if (isVisible(target) && visibleOptions(target).length) return target;
   }
   // Ant Design links its input to a 0 px accessibility copy of the list (`<id>_list`) inside the visual dropdown
@@ -67,7 +69,10 @@ function openList(combo: Element, before: Set<Element>): Element | undefined {
   // popups are often portals with no link back: the list that appeared since the widget was opened
   const doc = combo.ownerDocument;
   const lists = [...doc.querySelectorAll('[role=listbox], .ant-select-dropdown')].filter(showing);
-  return lists.find((list) => !before.has(list)) ?? lists[lists.length - 1];
+  const appeared = lists.find((list) => !before.has(list));
+  // a widget that names its popup is answered only by that popup, never by another list still closing
+  if (appeared || linked.length) return appeared;
+  return lists[lists.length - 1];
 }
 
 function listsNow(doc: Document): Set<Element> {
@@ -103,8 +108,10 @@ export function match(options: Element[], wanted: string): Element | undefined {
   );
 }
 
-function close(combo: Element): void {
+/** Escape, then a moment for the list to go (its aria-expanded, or the list itself), so the next press opens it. */
+async function close(combo: Element): Promise<void> {
   press(combo.ownerDocument.activeElement ?? combo, parseChord('Escape'));
+  for (let waited = 0; waited < 500 && combo.getAttribute('aria-expanded') === 'true'; waited += 16) await frame();
 }
 
 /**
@@ -116,6 +123,13 @@ export async function openOptions(
   filter: string | undefined,
   what: string,
 ): Promise<{ list: Element; options: Element[] }> {
+  // still open from the last choice (a multiple select stays open): use it as it is
+  const open = combo.getAttribute('aria-expanded') === 'true' ? openList(combo, new Set()) : undefined;
+  const typed = isTextControl(combo) && !combo.readOnly;
+  if (open && (filter === undefined || !typed)) return { list: open, options: visibleOptions(open) };
+  // a list still closing from the last choice (a transition): let it close, so the press opens, not toggles
+  for (let waited = 0; !open && combo.getAttribute('aria-expanded') === 'true' && waited < 500; waited += 16)
+    await frame();
   const before = listsNow(combo.ownerDocument);
   // a read-only text box (a select without search) takes no typing: it opens on a press
   if (isTextControl(combo) && !combo.readOnly) {
@@ -143,12 +157,12 @@ export async function openOptions(
  * Closes the list and puts back the text the widget's box held before a filter was typed (`before`): emptying it
  * instead would clear a single-value Autocomplete, which takes an empty box as "no value".
  */
-export function closeOptions(combo: Element, before: string): void {
+export async function closeOptions(combo: Element, before: string): Promise<void> {
   if (isTextControl(combo) && !combo.readOnly && combo.value !== before) {
     setNativeValue(combo, before);
     fireInput(combo, before);
   }
-  close(combo);
+  await close(combo);
 }
 
 /** The error for an option the list does not have, naming (up to 30 of) those it has. */
@@ -159,32 +173,83 @@ export function noSuchOption(what: string, wanted: string, options: Element[]): 
   );
 }
 
-/** Opens `combo` and presses the option named `wanted`. Returns the option's label; an OptionError lists what was offered. */
-export async function chooseOption(combo: Element, wanted: string, what: string): Promise<string> {
+/**
+ * Opens `combo` and presses the option named `wanted` (then waits for the list to close, unless it stays open:
+ * `closes` false). Returns the option's label; an OptionError lists what was offered.
+ */
+export async function chooseOption(combo: Element, wanted: string, what: string, closes = true): Promise<string> {
   const { options } = await openOptions(combo, wanted, what);
   const option = match(options, wanted);
   if (!option) {
-    close(combo);
+    await close(combo);
     throw noSuchOption(what, wanted, options);
   }
+  return pressOption(option, closes ? combo : undefined);
+}
+
+/** Presses an option of an open list, as a person clicks it; returns its label once a closing list has gone. */
+export async function pressOption(option: Element, combo?: Element): Promise<string> {
+  const text = optionText(option);
   option.scrollIntoView({ block: 'nearest', behavior: 'instant' });
   clickSequence(option);
   await frame();
-  return optionText(option);
+  for (let waited = 0; combo && waited < 300 && option.isConnected && isVisible(option); waited += 16) {
+    if (combo.getAttribute('aria-expanded') !== 'true') break;
+    await frame();
+  }
+  return text;
 }
 
-/** What a combobox shows now: its text box's value, else its own text, else the selection a library renders beside it. */
+/** A trigger showing its placeholder, not a value (Radix, Chakra and React Aria mark it). */
+export function showsPlaceholder(combo: Element): boolean {
+  if (combo.hasAttribute('data-placeholder') || combo.hasAttribute('data-placeholder-shown')) return true;
+  return Boolean(combo.querySelector('[data-placeholder=true], [data-placeholder=""]'));
+}
+
+/** Not part of the value a person reads: hidden, announced only (live regions), or a placeholder. */
+function notValue(el: Element, box: Element): boolean {
+  if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('aria-live')) return true;
+  if (['log', 'status', 'alert', 'button'].includes(el.getAttribute('role') ?? '') || el.localName === 'button')
+    return true;
+  const refs = `${box.getAttribute('aria-describedby') ?? ''} ${box.getAttribute('aria-labelledby') ?? ''}`;
+  if (el.id && refs.split(/\s+/).includes(el.id)) return true;
+  if (el.localName === 'label' || el.localName === 'legend') return true;
+  if (/placeholder/i.test(typeof el.className === 'string' ? el.className : '')) return true;
+  const r = el.getBoundingClientRect();
+  return r.width <= 1 || r.height <= 1 || !isVisible(el);
+}
+
+/** The text shown beside a text box inside its widget (react-select's single value), without the box. */
+function besideText(root: Element, box: Element): string {
+  let out = '';
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) out += child.textContent ?? '';
+      else if (isA(child, Element) && child !== box && !child.contains(box) && !notValue(child, box)) {
+        if (!['input', 'select', 'textarea', 'script', 'style'].includes(child.localName)) walk(child);
+        out += ' ';
+      } else if (isA(child, Element) && child.contains(box) && child !== box) walk(child);
+    }
+  };
+  walk(root);
+  return normalize(out);
+}
+
+/** What a combobox shows now: its text box's value, else its own text, else the value a library renders beside it. */
 export function shownChoice(combo: Element): string {
   if (isTextControl(combo) && combo.value) return combo.value;
   if (!isA(combo, HTMLInputElement)) {
-    const own = normalize((combo as HTMLElement).innerText);
+    if (showsPlaceholder(combo)) return '';
+    // the text a person reads on it, without the icons a library marks aria-hidden (React Aria's "▼")
+    const own = contentText(combo, 400);
     if (own) return own;
   }
   const selection = combo
     .closest('.ant-select, [data-radix-select-trigger], .MuiAutocomplete-root')
     ?.querySelector('.ant-select-selection-item, .ant-select-content-has-value, .MuiChip-label');
   if (selection) return normalize(selection.getAttribute('title') || (selection as HTMLElement).innerText);
-  return isTextControl(combo) ? combo.value : '';
+  if (isTextControl(combo)) return besideText(widgetRoot(combo), combo);
+  return '';
 }
 
 /**

@@ -7,12 +7,21 @@ import { stableSelectorFor } from '../dom/selector.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { shownChoices, isMultiChoice } from './choices.js';
 import { isComposite, shownChoice } from './combobox.js';
+import { dateText } from './date-field.js';
+import { isAriaRadioGroup, isDateGroup, isKeySpinbutton, isPickerButton, isSlider } from './kinds.js';
+import { generatedName } from './labels.js';
+import { radioGroupValue, radioOptions } from './radios.js';
+import { takesDate } from './set-field.js';
+import { sliderValue } from './slider.js';
 import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 export function fieldType(el: Element): string {
+  if (takesDate(el)) return 'date';
+  if (isSlider(el)) return 'slider';
+  if (isAriaRadioGroup(el)) return 'radio';
   const role = el.getAttribute('role');
-  // an input that is really a combobox (Autocomplete) or a switch is filled as one
-  if (role === 'combobox' || role === 'switch' || role === 'listbox') return role;
+  // an input that is really a combobox (Autocomplete), a switch or a spinbutton is filled as one
+  if (role === 'combobox' || role === 'switch' || role === 'listbox' || role === 'spinbutton') return role;
   if (isListboxButton(el)) return 'combobox';
   if (isA(el, HTMLInputElement)) return el.type;
   if (isA(el, HTMLSelectElement)) return el.multiple ? 'select-multiple' : 'select';
@@ -23,6 +32,9 @@ export function fieldType(el: Element): string {
 
 /** What the field shows now: the value a person reads, after the app's own rendering. */
 export function fieldValue(el: Element): string | boolean | string[] {
+  if (isDateGroup(el) || isPickerButton(el)) return dateText(el);
+  if (isSlider(el) || isKeySpinbutton(el)) return sliderValue(el);
+  if (isAriaRadioGroup(el)) return radioGroupValue(el);
   if (isComposite(el)) {
     if (el.getAttribute('role') === 'listbox' || isMultiChoice(el)) return shownChoices(el);
     return shownChoice(el);
@@ -61,10 +73,10 @@ function describeFields(elements: Element[]): UiField[] {
       const key = `${el.form?.id ?? ''}/${el.name}`;
       let group = radioGroups.get(key);
       if (!group) {
+        const generated = generatedName(el.name);
         group = {
           label: fieldLabel(el) || el.name,
-          name: el.name,
-          selector: `input[type=radio][name="${CSS.escape(el.name)}"]`,
+          ...(generated ? {} : { name: el.name, selector: `input[type=radio][name="${CSS.escape(el.name)}"]` }),
           ref: refFor(el),
           type: 'radio',
           value: '',
@@ -79,7 +91,8 @@ function describeFields(elements: Element[]): UiField[] {
       continue;
     }
     const placeholder = el.getAttribute('placeholder') ?? undefined;
-    const name = el.getAttribute('name') ?? undefined;
+    const given = el.getAttribute('name') ?? undefined;
+    const name = given && !generatedName(given) ? given : undefined;
     const selector = stableSelectorFor(el);
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     fields.push({
@@ -93,6 +106,7 @@ function describeFields(elements: Element[]): UiField[] {
       ...(isDisabled(el) ? { disabled: true } : {}),
       ...(placeholder ? { placeholder } : {}),
       ...(isA(el, HTMLSelectElement) ? { options: [...el.options].map((o) => normalize(o.text)) } : {}),
+      ...(isAriaRadioGroup(el) ? { options: radioOptions(el) } : {}),
     });
   }
   return fields;

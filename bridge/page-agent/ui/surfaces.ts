@@ -1,7 +1,14 @@
 import { isA } from '../dom/realm.js';
-import { dialogTitle, labelText, roleOf } from '../dom/aria.js';
+import { isTextControl } from '../commands/values.js';
+import { dialogTitle, isListboxButton, labelText, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { isVisible, normalize } from '../dom/visible.js';
+import { chipsIn, widgetRoot } from './chips.js';
+import { isComposite } from './combobox.js';
+import { isAriaRadioGroup, isDateGroup, isPickerButton } from './kinds.js';
+import { containerLabel, formItemLabel, groupLabel } from './labels.js';
+
+export { optionLabel } from './labels.js';
 
 /** Open dialogs and the form controls inside a scope, shared by UI.scan and UI.fill. */
 
@@ -42,12 +49,20 @@ const FIELD_SELECTOR = [
   '[role=checkbox]:not(input)',
   '[role=switch]:not(input)',
   '[role=radio]:not(input)',
+  '[role=slider]:not(input)',
+  '[role=spinbutton]:not(input)',
   // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox, a Headless UI
   // Listbox a button that pops up a listbox
   '[role=combobox]:not(input)',
   'button[aria-haspopup=listbox]:not([role])',
   '[role=button][aria-haspopup=listbox]',
   '[role=listbox]:not(select)',
+  // wholes made of parts: a date field of segments, a radio group of ARIA radios, a date picker's button
+  '[role=group]',
+  '[role=radiogroup]',
+  'button[aria-haspopup=dialog]',
+  'button[aria-haspopup=grid]',
+  '[role=button][aria-haspopup=dialog]',
 ].join(', ');
 
 const BUTTON_SELECTOR = 'button, input[type=submit], input[type=button], input[type=reset], [role=button]';
@@ -80,13 +95,74 @@ function shown(el: Element): boolean {
   return Boolean(labels && [...labels].some(isVisible));
 }
 
-export function fieldsIn(scope: Element | Document): Element[] {
-  return inScope(scope, FIELD_SELECTOR).filter(shown);
+/** Groups and popup buttons are matched broadly by the selector: only these patterns are fields. */
+function isWhole(el: Element): boolean {
+  const role = el.getAttribute('role');
+  if (role === 'group') return isDateGroup(el);
+  if (role === 'radiogroup') return isAriaRadioGroup(el);
+  const popup = el.getAttribute('aria-haspopup');
+  if ((popup === 'dialog' || popup === 'grid') && role !== 'combobox') return isPickerButton(el);
+  return true;
 }
 
-/** Buttons a person presses to act; a select's trigger (Radix, Headless UI) is a field, not one of them. */
+/** The button of a text combobox that only opens its list (React Aria's "Show suggestions"): part of it. */
+function helperOfCombobox(el: Element, fields: Element[]): boolean {
+  if (!isListboxButton(el)) return false;
+  const container = el.parentElement;
+  return Boolean(container && fields.some((f) => f !== el && container.contains(f) && isTextControl(f)));
+}
+
+export function fieldsIn(scope: Element | Document): Element[] {
+  const found = inScope(scope, FIELD_SELECTOR).filter((el) => shown(el) && isWhole(el));
+  // a field made of parts stands for them: a date group's segments, an ARIA radio group's radios
+  const wholes = found.filter((el) => isDateGroup(el) || isAriaRadioGroup(el));
+  return found.filter(
+    (el) => !wholes.some((whole) => whole !== el && whole.contains(el)) && !helperOfCombobox(el, found),
+  );
+}
+
+/**
+ * Buttons a person presses to act. Not part of them: a select's trigger (Radix, Headless UI: a field), the
+ * parts of a widget that only focus or step it (MUI Autocomplete's Open, a number field's steppers: out of the
+ * tab order inside the widget), a chip's remove control, and anything aria-hidden.
+ */
 export function buttonsIn(scope: Element | Document): Element[] {
-  return inScope(scope, BUTTON_SELECTOR).filter((el) => isVisible(el) && roleOf(el) !== 'combobox');
+  const fields = fieldsIn(scope);
+  const own = new Set(fields);
+  const roots = fields.filter((f) => isComposite(f) || roleOf(f) === 'spinbutton' || isTextControl(f)).map(widgetRoot);
+  const chipControls = new Set(
+    fields.filter(isComposite).flatMap((f) => chipsIn(widgetRoot(f), f).map((c) => c.remove)),
+  );
+  return inScope(scope, BUTTON_SELECTOR).filter(
+    (el) =>
+      isVisible(el) &&
+      !ariaHidden(el) &&
+      roleOf(el) !== 'combobox' &&
+      !own.has(el) &&
+      !inWhole(el) &&
+      !chipControls.has(el) &&
+      !(el.getAttribute('tabindex') === '-1' && roots.some((root) => root.contains(el))),
+  );
+}
+
+/** Inside a field made of parts (a date group's calendar button, a number field's steppers). */
+function inWhole(el: Element): boolean {
+  const group = el.closest('[role=group], [role=radiogroup]');
+  return Boolean(group && (isDateGroup(group) || isAriaRadioGroup(group)));
+}
+
+/**
+ * Another field beside `box`, whatever is aria-hidden at the moment (a modal menu hides the dialog it opened
+ * in), but not a library's hidden shadow input next to a widget (MUI Select's native input, React Aria's select).
+ */
+export function otherField(o: Element, box: Element): boolean {
+  if (o === box || box.contains(o) || !o.matches(FIELD_SELECTOR) || !isWhole(o)) return false;
+  const hidden = o.closest('[aria-hidden=true], [inert]');
+  if (hidden && !hidden.contains(box)) return false;
+  return (
+    isVisible(o) ||
+    Boolean((o as HTMLInputElement).labels && [...((o as HTMLInputElement).labels ?? [])].some(isVisible))
+  );
 }
 
 /** The text a person reads beside a field: label, aria-label, placeholder, legend of its group, name. */
@@ -94,13 +170,17 @@ export function fieldLabel(el: Element): string {
   // a radio button's own label names one option; the group is named by its legend or radiogroup
   if (isA(el, HTMLInputElement) && el.type === 'radio') {
     const group = el.closest('[role=radiogroup]');
-    const groupName = group ? labelText(group) : '';
+    const groupName = group ? groupLabel(group) || containerLabel(group, (o) => otherField(o, group)) : '';
     if (groupName) return groupName;
     const legend = el.closest('fieldset')?.querySelector('legend');
     if (legend) return normalize(legend.textContent);
     const item = formItemLabel(el);
     if (item) return item;
     if (el.name) return el.name;
+  }
+  if (isAriaRadioGroup(el) || isDateGroup(el)) {
+    const own = groupLabel(el) || formItemLabel(el) || containerLabel(el, (o) => otherField(o, el));
+    if (own) return own;
   }
   const label = labelText(el);
   if (label) return label;
@@ -110,23 +190,9 @@ export function fieldLabel(el: Element): string {
   if (placeholder) return normalize(placeholder);
   const title = el.getAttribute('title');
   if (title) return normalize(title);
-  const previous = el.previousElementSibling;
-  if (previous && !previous.matches(FIELD_SELECTOR) && normalize(previous.textContent).length < 60)
-    return normalize(previous.textContent);
+  const beside = containerLabel(el, (o) => otherField(o, el));
+  if (beside) return beside;
   return el.getAttribute('name') ?? el.id ?? '';
-}
-
-/** Form items of component libraries (MUI, Ant Design) put the label beside a wrapper, not on the control. */
-function formItemLabel(el: Element): string {
-  const item = el.closest('.MuiFormControl-root, .ant-form-item, [data-slot=form-item]');
-  const label = item?.querySelector('.MuiFormLabel-root, .ant-form-item-label, label');
-  if (!label || label.contains(el)) return '';
-  return normalize(label.textContent);
-}
-
-/** The label of one radio option (its own label), vs fieldLabel which names the whole group. */
-export function optionLabel(el: Element): string {
-  return labelText(el) || (el as HTMLInputElement).value || '';
 }
 
 export function surfaceTitle(el: Element): string {

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { drive } from './drive.js';
+import { fixtureSuite } from './suite.js';
+
+const world = fixtureSuite({
+  name: 'mantine-app',
+  title:
+    'a Mantine 9 form (useForm: Select, MultiSelect, Autocomplete, DatePickerInput, NumberInput, Radio, Slider, Switch, Checkbox) on Vite',
+  frameworks: ['React', 'Vite', 'Mantine'],
+  fields: [
+    ['Name', 'text'],
+    ['Handle', 'text'],
+    ['Country', 'combobox'],
+    ['Skills', 'combobox'],
+    ['City', 'combobox'],
+    ['Start date', 'date'],
+    ['Age', 'text'],
+    ['Plan', 'radio'],
+    ['Experience', 'slider'],
+    ['Public profile', 'switch'],
+    ['I accept the terms', 'checkbox'],
+  ],
+  fill: {
+    fields: {
+      Name: 'Ada Lovelace',
+      Handle: 'ada',
+      Country: 'Japan',
+      // React is held already: it stays, Svelte is added
+      Skills: ['React', 'Svelte'],
+      City: 'Tokyo',
+      // months away from today, in either direction the calendar has to page
+      'Start date': '2027-03-15',
+      Age: 36,
+      Plan: 'Pro',
+      Experience: 7,
+      'Public profile': true,
+      'I accept the terms': true,
+    },
+    button: 'Save',
+  },
+  saved: {
+    name: 'Ada Lovelace',
+    handle: 'ada',
+    country: 'Japan',
+    skills: ['React', 'Svelte'],
+    city: 'Tokyo',
+    start: '2027-03-15',
+    age: 36,
+    plan: 'pro',
+    experience: 7,
+    public: true,
+    terms: true,
+  },
+  sources: [
+    {
+      what: 'a plain tag (the React component that renders it is its owner)',
+      target: (tab) => tab.locator('h1'),
+      file: 'src/App.tsx',
+      marker: '<h1>',
+      component: 'App',
+    },
+    {
+      what: 'a Mantine Button',
+      target: (tab) => tab.getByRole('button', { name: 'Count' }),
+      file: 'src/App.tsx',
+      marker: 'onClick={() => setClicks',
+      // Mantine names its components after their package (React DevTools shows the same)
+      component: '@mantine/core/Button',
+    },
+  ],
+});
+
+type Form = {
+  fields: Array<{ label: string; type: string; value: unknown; name?: string }>;
+  buttons: Array<{ label: string }>;
+};
+
+describe('Mantine widgets by their pattern', () => {
+  it("self_ui shows the MultiSelect's pills as its value, the slider by the text above it, and no aria-hidden or generated parts", async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const [form] = (await d.tool('self_ui')).forms as Form[];
+    expect(form?.fields.find((f) => f.label === 'Skills')).toMatchObject({ type: 'combobox', value: ['React'] });
+    expect(form?.fields.find((f) => f.label === 'Experience')).toMatchObject({ type: 'slider', value: '2' });
+    // NumberInput's steppers and a pill's remove button are aria-hidden; the radio group's name is generated
+    expect(form?.buttons.map((b) => b.label)).toEqual(['Save']);
+    expect(form?.fields.find((f) => f.label === 'Plan')?.name).toBeUndefined();
+  });
+
+  it("one string replaces the MultiSelect's selection; a skill it does not offer is reported with the ones it has, and nothing is saved", async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const missing = await d.tool('form_fill', { fields: { Skills: ['Svelte', 'Cobol'], Name: 'Ada' }, button: 'Save' });
+    expect(missing.notFilled).toEqual([
+      expect.objectContaining({
+        field: 'Skills',
+        shows: ['React'],
+        reason: expect.stringMatching(/no option "Cobol"; options: "React", "Vue", "Svelte", "Angular", "Solid"/),
+      }),
+    ]);
+    expect(missing.filled).toEqual([expect.objectContaining({ field: 'Name', value: 'Ada' })]);
+    expect(missing.clicked).toBeUndefined();
+    expect(await d.state()).toMatchObject({ saved: null });
+    const one = await d.tool('form_fill', { fields: { Skills: 'Vue' }, button: 'Save' });
+    expect(one.filled).toEqual([expect.objectContaining({ field: 'Skills', value: ['Vue'] })]);
+    expect(await d.saved()).toMatchObject({ skills: ['Vue'] });
+  });
+
+  it('a slider value out of its range is not filled: the result says its range, the slider keeps its value, Save is not pressed', async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const filled = await d.tool('form_fill', { fields: { Experience: 12 }, button: 'Save' });
+    expect(filled.notFilled).toEqual([
+      expect.objectContaining({
+        field: 'Experience',
+        shows: '2',
+        reason: expect.stringMatching(/goes from 0 to 10; 12 is outside/),
+      }),
+    ]);
+    await d.tab.getByRole('button', { name: 'Save' }).click();
+    expect(await d.saved()).toMatchObject({ experience: 2 });
+  });
+
+  it('the date picker takes a day written any way a person writes one, and back in time too', async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const filled = await d.tool('form_fill', { fields: { 'Start date': 'June 2, 2025' }, button: 'Save' });
+    expect(filled.filled).toEqual([expect.objectContaining({ field: 'Start date', value: 'June 2, 2025' })]);
+    expect(await d.saved()).toMatchObject({ start: '2025-06-02' });
+  });
+});
