@@ -12,6 +12,19 @@ export function departingTo(): string | undefined {
   return destination;
 }
 
+const waiting = new Set<() => void>();
+
+/** Resolves when a cross-document navigation starts (at once if one has): an action's settle ends there. */
+export function departure(): { promise: Promise<void>; cancel(): void } {
+  let done = () => undefined as void;
+  const promise = new Promise<void>((resolve) => {
+    done = resolve;
+    if (destination) resolve();
+    else waiting.add(resolve);
+  });
+  return { promise, cancel: () => waiting.delete(done) };
+}
+
 export function watchDeparture(onDepart: (url: string) => void, onStay: () => void): void {
   const api = navigationApi();
   api?.addEventListener('navigate', (event) => {
@@ -22,6 +35,8 @@ export function watchDeparture(onDepart: (url: string) => void, onStay: () => vo
     queueMicrotask(() => {
       if (api.transition) return;
       destination = url;
+      for (const resolve of waiting) resolve();
+      waiting.clear();
       onDepart(url);
       // still here after a while: the navigation was cancelled, a download, or a 204
       setTimeout(() => {

@@ -31,15 +31,16 @@ function start(): void {
   const endpoint = findBridge(document.currentScript);
   const cspBlocked = watchCsp(endpoint.base);
   let frameworks = detectFrameworks();
+  const batcher = new Batcher();
   const agent: AgentInfo = {
     frameworks: () => {
       redetect();
       return frameworks;
     },
+    drainWatch: () => batcher.drain(),
     ...(endpoint.root ? { root: endpoint.root } : {}),
   };
 
-  const batcher = new Batcher();
   watchConsole(batcher, endpoint.root);
   watchErrors(batcher, endpoint.root);
   watchNetwork(batcher, endpoint.base);
@@ -166,7 +167,7 @@ function start(): void {
   window.addEventListener('hashchange', announce);
 
   window.addEventListener('pagehide', () => {
-    batcher.flush(true);
+    void batcher.flush(true);
     connection.stop();
   });
   window.addEventListener('pageshow', (event) => {

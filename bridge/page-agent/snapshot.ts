@@ -8,6 +8,7 @@ import { refFor } from './dom/refs.js';
 import { resolveTarget } from './dom/targets.js';
 import { clip, isDisabled, normalize } from './dom/visible.js';
 import { frameIdOf } from './frames.js';
+import { settled } from './dom/settle.js';
 
 /**
  * The outline behind page_snapshot: one line per node a person would notice, indented by depth. Generic
@@ -292,27 +293,6 @@ function statesOf(el: Element): string[] {
   if (el.getAttribute('aria-invalid') === 'true') states.push('invalid');
   if (el.getAttribute('aria-current') && el.getAttribute('aria-current') !== 'false') states.push('current');
   return states;
-}
-
-/** Resolves once the page has not changed for a moment (a re-render, a dialog opening), or after `maxMs`. */
-function settled(maxMs: number): Promise<void> {
-  if (maxMs <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const quietMs = Math.min(40, maxMs);
-    const done = () => {
-      observer.disconnect();
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      resolve();
-    };
-    let quiet = setTimeout(done, quietMs);
-    const cap = setTimeout(done, maxMs);
-    const observer = new MutationObserver(() => {
-      clearTimeout(quiet);
-      quiet = setTimeout(done, quietMs);
-    });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  });
 }
 
 /** The topmost open modal dialog (aria-modal, or a <dialog> opened with showModal), if any. */

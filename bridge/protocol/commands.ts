@@ -59,6 +59,8 @@ export interface PageCommand {
   navigates?: boolean;
   /** an action that may change the page: page_exec adds the outline's change since the agent's last snapshot */
   changesOutline?: boolean;
+  /** an action of the agent's: what it raises in the page (an uncaught error, console.error) is in its result */
+  reportsRaised?: boolean;
   /** answers `{data, mimeType}`, which the agent gets as MCP image content rather than base64 in the text */
   image?: boolean;
   /** `args.timeoutMs` is how long it may wait in the page: the bridge waits that long plus the round trip */
@@ -106,6 +108,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ target: Target, button: z.enum(['left', 'middle', 'right']).optional() }),
     result:
       '`{element, note?, navigating?}`: `note` when another element covers it, `navigating` when the click left the page',
@@ -114,6 +117,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ target: Target }),
     result: asClick,
   },
@@ -121,6 +125,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ target: Target }),
     result: asClick,
   },
@@ -128,6 +133,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({
       target: Target,
       text: z.string().max(100_000),
@@ -141,6 +147,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ key: z.string().min(1).max(64), target: Target.optional() }),
     result: '`{key, element, focused}`; `key` is `Enter`, `Escape`, `Tab`, `Backspace`, `Control+a`, a character …',
   },
@@ -148,6 +155,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({
       target: Target.optional(),
       x: z.number().optional(),
@@ -160,6 +168,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ target: Target, values: z.array(z.string()).min(1) }),
     result:
       'the selected options (`{selected, shows}` for a combobox: what it shows once the app re-rendered; a multi-value one ends up holding exactly `values`)',
@@ -168,6 +177,7 @@ export const PAGE_COMMANDS = {
     tool: 'page_exec',
     danger: 'none',
     changesOutline: true,
+    reportsRaised: true,
     args: strictArgs({ target: Target, checked: z.boolean().optional() }),
     result: 'the checked state',
   },
@@ -282,6 +292,7 @@ export const PAGE_COMMANDS = {
   'UI.fill': {
     tool: 'form_fill',
     danger: 'none',
+    reportsRaised: true,
     args: strictArgs({
       frameId,
       dialog: z
@@ -334,6 +345,13 @@ export const PAGE_COMMANDS = {
     danger: 'none',
     args: strictArgs({ body: z.string().min(1).max(4000), title: z.string().max(200).optional() }),
     result: '`{shown: "notification" | "toast", permission}`',
+  },
+  /** page_logs asks a connected page first: it sends the console, errors and requests it has not sent yet */
+  'Watch.flush': {
+    tool: 'page_logs',
+    danger: 'none',
+    args: strictArgs({}),
+    result: '`{flushed}` once the bridge has what the page held',
   },
 } satisfies Record<string, PageCommand>;
 

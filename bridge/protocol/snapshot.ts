@@ -91,7 +91,17 @@ export const UiScanResult = z.object({ url: z.string(), dialogs: z.array(UiSurfa
 export type UiScanResult = z.infer<typeof UiScanResult>;
 
 /** UI.fill: what was filled, and the button clicked after. */
+/** An uncaught error, unhandled rejection or console.error an action raised, with the line written where known. */
+export const Raised = z.object({
+  kind: z.enum(['error', 'unhandledrejection', 'console.error']),
+  message: z.string(),
+  at: z.string().optional(),
+});
+export type Raised = z.infer<typeof Raised>;
+
 export const UiFillResult = z.object({
+  /** what filling and pressing the button raised in the page (a submit handler that threw) */
+  raised: z.array(Raised).optional(),
   scope: z.string(),
   filled: z.array(
     z.object({

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resultText } from '../helpers/mcp.js';
 import { drive } from './drive.js';
+import { lineOf } from './human.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -127,5 +130,40 @@ describe('Mantine widgets by their pattern', () => {
     const filled = await d.tool('form_fill', { fields: { 'Start date': 'June 2, 2025' }, button: 'Save' });
     expect(filled.filled).toEqual([expect.objectContaining({ field: 'Start date', value: 'June 2, 2025' })]);
     expect(await d.saved()).toMatchObject({ start: '2025-06-02' });
+  });
+});
+
+describe('Mantine: what an action raises', () => {
+  it('a click whose handler throws says so in its own result, with the line written in availability.ts', async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const result = await d.agent.callTool({
+      name: 'page_exec',
+      arguments: { pageId: d.page.pageId, cmd: 'Input.click', args: { target: 'text=Check availability' } },
+    });
+    const raised = (result.structuredContent as { result: { raised?: unknown } }).result.raised;
+    expect(raised).toEqual([
+      {
+        kind: 'error',
+        message: "TypeError: Cannot read properties of undefined (reading 'taken')",
+        at: expect.stringMatching(
+          new RegExp(
+            `^${join(world().root, 'src/availability.ts')}:${lineOf(world().root, 'src/availability.ts', 'return !entry.taken')}:\\d+$`,
+          ),
+        ),
+      },
+    ]);
+    // the first thing the agent reads of the click
+    expect(resultText(result).split('\n')[0]).toMatch(/^raised:/);
+  });
+
+  it("page_logs right after a person's click that threw already has the error: the page sends what it held first", async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    await d.tab.getByRole('button', { name: 'Check availability' }).click();
+    const logs = await d.tool('page_logs', { level: 'error' });
+    expect(logs.entries).toEqual([
+      expect.objectContaining({ uncaught: true, text: expect.stringContaining("reading 'taken'") }),
+    ]);
   });
 });

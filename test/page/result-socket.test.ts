@@ -104,7 +104,7 @@ describe('the result socket: command results over a WebSocket, POST where a mess
   it('a click whose page leaves right after answering: every result arrives, ten navigations in a row', async () => {
     const leave = (here: string, there: string) =>
       `<!doctype html><title>${here}</title><agent><body><h1>${here}</h1>
-        <button id="go" onclick="setTimeout(() => { location.href = '/${there}' })">go</button></body>`;
+        <button id="go" onclick="setTimeout(() => { location.href = '/${there}' }, 400)">go</button></body>`;
     const { bridge, server, exec, socketOpen } = await site({
       '/one': leave('one', 'two'),
       '/two': leave('two', 'one'),
@@ -115,7 +115,8 @@ describe('the result socket: command results over a WebSocket, POST where a mess
       await connectedPage(bridge, `${server.url}/${here}`);
       await socketOpen();
       expect((await exec('DOM.getText', { target: 'h1' })).result).toEqual({ text: here });
-      // the click answers before its handler navigates: on the socket of a document about to unload
+      // the click answers (after its settle, at most 300 ms) before its timer navigates: on the socket of a
+      // document about to unload
       const click = await exec('Input.click', { target: '#go' });
       ways.push(click.way);
     }

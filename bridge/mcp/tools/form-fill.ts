@@ -1,4 +1,4 @@
-import { PageCommands, UiFillResult } from '../../protocol/index.js';
+import { PageCommands, type Raised, UiFillResult } from '../../protocol/index.js';
 import { changeSinceSnapshot } from '../outline-change.js';
 import { asObject, runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
@@ -19,12 +19,14 @@ export const formFill = defineTool({
     const structured: Record<string, unknown> = { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result };
     const fill = UiFillResult.safeParse(result);
     if (!fill.success) return { structured };
-    const { scope, filled, clicked, dialogOpen, notFilled, note } = fill.data;
+    const { scope, filled, clicked, dialogOpen, notFilled, note, raised } = fill.data;
     const summary = [
       // first: a field the app did not keep must not read as success
       notFilled?.length
         ? `NOT filled: ${notFilled.map((f) => `${JSON.stringify(f.field)} (wanted ${JSON.stringify(f.wanted)}, the app shows ${JSON.stringify(f.shows)}: ${f.reason})`).join(', ')}`
         : '',
+      // what the page threw is news the agent must not miss
+      raised?.length ? `the page raised ${raised.map(raisedText).join('; ')}` : '',
       `Filled ${filled.map((f) => `${JSON.stringify(f.field)} = ${JSON.stringify(f.value)}`).join(', ') || 'nothing'} in ${scope}`,
       note ?? '',
       clicked ? `clicked ${clicked}` : '',
@@ -37,3 +39,9 @@ export const formFill = defineTool({
     return { structured, summary: `${summary}.`, text: diff?.text ?? '' };
   },
 });
+
+/** `uncaught TypeError: … at /src/save.ts:12:5` */
+export function raisedText(r: Raised): string {
+  const kind = r.kind === 'console.error' ? 'console.error' : r.kind === 'error' ? 'uncaught' : 'unhandled rejection';
+  return `${kind} ${r.message}${r.at ? ` at ${r.at}` : ''}`;
+}

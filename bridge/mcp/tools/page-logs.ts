@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { IsoTime, type LogEntry, strictArgs } from '../../protocol/index.js';
+import { isConnected } from '../../pages/registry.js';
+import { runPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
@@ -7,12 +9,14 @@ import { logLine } from '../text.js';
 
 const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
 export const DEFAULT_LIMIT = 100;
+/** How long page_logs waits for the page to send what it holds; a page that does not answer gives what is here. */
+const FLUSH_MS = 3000;
 
 export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
   description:
-    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
+    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed; a connected page first sends what it has not sent yet. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
@@ -26,6 +30,9 @@ export const pageLogs = defineTool({
   async handle({ pageId, level, since, limit }, call) {
     const page = resolvePage(call, pageId, { remembered: true });
     const after = sinceTime(since);
+    // what the page has not sent yet (a batch waiting, a stack being mapped) comes in before the answer
+    if (isConnected(page) && call.bridge.pages.isOperable(page))
+      await runPageCommand(call, page, 'Watch.flush', {}, { timeoutMs: FLUSH_MS }).catch(() => undefined);
     // console calls and uncaught errors arrive in separate batches (errors after their stacks are mapped):
     // one order, by the time each happened (a stable sort keeps arrival order for the same millisecond)
     const all = [...(call.bridge.buffers.peek(page.pageId)?.logs.toArray() ?? [])].sort(

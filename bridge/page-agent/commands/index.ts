@@ -2,6 +2,7 @@ import type { Json } from '../../protocol/common.js';
 import {
   isPageCommand,
   PAGE_COMMAND_NAMES,
+  pageCommand,
   PageCommands,
   type PageCommandArgs,
   type PageCommandName,
@@ -12,6 +13,7 @@ import { notify } from '../human/notify.js';
 import { endPick, pick } from '../human/picker.js';
 import { takeSnapshot } from '../snapshot.js';
 import { fill } from '../ui/fill.js';
+import { watchAction } from '../watch/raised.js';
 import { scan } from '../ui/scan.js';
 import * as dom from './dom.js';
 import * as input from './input.js';
@@ -28,6 +30,8 @@ export { NO_REPLY };
 /** What commands may need from the running agent. */
 export interface AgentInfo {
   frameworks(): string[];
+  /** sends the console, errors and requests not sent yet (page_logs reads after it) */
+  drainWatch(): Promise<void>;
   root?: string;
 }
 
@@ -61,7 +65,15 @@ const handlers: Handlers = {
   'User.pick': (args, agent) => pick(args.prompt, agent.root, args.timeoutMs),
   'User.pickEnd': () => ({ closed: endPick() }),
   'User.notify': notify,
+  'Watch.flush': async (_args, agent) => {
+    await agent.drainWatch();
+    return { flushed: true };
+  },
 };
+
+function isObject(value: Reply): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export type Outcome = { ok: true; result: Json } | { ok: false; error: string } | typeof NO_REPLY;
 
@@ -73,9 +85,16 @@ export async function runCommand(cmd: string, args: unknown, agent: AgentInfo): 
   if (!parsed.success) return { ok: false, error: `${cmd}: ${describeZodError(parsed.error).message}` };
   try {
     const handler = handlers[cmd] as (args: unknown, agent: AgentInfo) => Reply | Promise<Reply>;
-    const reply = await handler(parsed.data, agent);
+    // the agent's actions: what they raise in the page (an uncaught error, console.error) is part of their result
+    if (!pageCommand(cmd).reportsRaised) {
+      const reply = await handler(parsed.data, agent);
+      return reply === NO_REPLY ? NO_REPLY : { ok: true, result: capResult(reply) };
+    }
+    const { value: reply, raised } = await watchAction(async () => handler(parsed.data, agent));
     if (reply === NO_REPLY) return NO_REPLY;
-    return { ok: true, result: capResult(reply) };
+    // first, so it is the first thing the agent reads of the result
+    const result = raised.length && isObject(reply) ? { raised, ...reply } : reply;
+    return { ok: true, result: capResult(result) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${cmd}: ${message}`.slice(0, 8000) };

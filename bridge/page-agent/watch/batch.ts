@@ -33,20 +33,43 @@ export class Batcher {
     this.timer = setTimeout(() => this.flush(), 300);
   }
 
-  flush(keepalive = false): void {
+  /** Sends what waits now; resolves once the bridge has taken it (or the send failed). */
+  flush(keepalive = false): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const send = this.send;
-    if (!send) return;
+    if (!send) return Promise.resolve();
+    const sent: Array<Promise<void>> = [];
     for (const [type, queue] of this.queues) {
       while (queue.length) {
         const batch = queue.splice(0, this.maxBatch);
-        send(type, batch, keepalive).catch(() => {
-          // the bridge is away: these entries are lost rather than retried forever
-        });
+        sent.push(
+          send(type, batch, keepalive).catch(() => {
+            // the bridge is away: these entries are lost rather than retried forever
+          }),
+        );
       }
     }
+    return Promise.all(sent).then(() => undefined);
   }
+
+  /** An entry on its way in (its stack being mapped): a drain waits for it. */
+  later(entry: Promise<void>): void {
+    this.pending.add(entry);
+    void entry.finally(() => this.pending.delete(entry));
+  }
+
+  /**
+   * Everything the page has not sent yet, sent now: entries still being mapped (up to `maxMs`), then the queues.
+   * page_logs calls it before it reads, so an error of a moment ago is in its answer.
+   */
+  async drain(maxMs = 1500): Promise<void> {
+    const waiting = Promise.allSettled([...this.pending]);
+    await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, maxMs))]);
+    await this.flush();
+  }
+
+  private readonly pending = new Set<Promise<void>>();
 }
 
 export function cut(text: string, max: number): string {

@@ -2,6 +2,7 @@ import { isA } from '../dom/realm.js';
 import type { LogEntry } from '../../protocol/page.js';
 import { describeElement } from '../json.js';
 import { cut, type Batcher } from './batch.js';
+import { noteRaised } from './raised.js';
 import { mapStack, withoutAgentFrames } from './stacks.js';
 
 const LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
@@ -60,11 +61,14 @@ export function watchConsole(batcher: Batcher, root?: string): void {
           url: location.href.slice(0, 8192),
           at: new Date().toISOString(),
         };
+        if (level === 'error' && method === 'error') noteRaised('console.error', entry.text, stack, undefined, root);
         if (!stack) batcher.push('page_log', entry);
         else
-          void mapStack(stack, root)
-            .catch(() => withoutAgentFrames(stack))
-            .then((mapped) => batcher.push('page_log', { ...entry, stack: cut(mapped, 20_000) }));
+          batcher.later(
+            mapStack(stack, root)
+              .catch(() => withoutAgentFrames(stack))
+              .then((mapped) => batcher.push('page_log', { ...entry, stack: cut(mapped, 20_000) })),
+          );
       } catch {
         // never let watching break the page's logging
       }

@@ -1,5 +1,6 @@
 import type { PageErrorEntry } from '../../protocol/page.js';
 import { cut, type Batcher } from './batch.js';
+import { noteRaised } from './raised.js';
 import { mapStack } from './stacks.js';
 
 function describe(reason: unknown): { message: string; stack?: string } {
@@ -15,9 +16,11 @@ function describe(reason: unknown): { message: string; stack?: string } {
 /** Sends an entry once its stack is mapped to the lines written (its `at` keeps the moment it happened). */
 function push(batcher: Batcher, entry: PageErrorEntry, root: string | undefined): void {
   if (!entry.stack) return batcher.push('page_error', entry);
-  void mapStack(entry.stack, root)
-    .catch(() => entry.stack ?? '')
-    .then((stack) => batcher.push('page_error', { ...entry, stack: cut(stack, 20_000) }));
+  batcher.later(
+    mapStack(entry.stack, root)
+      .catch(() => entry.stack ?? '')
+      .then((stack) => batcher.push('page_error', { ...entry, stack: cut(stack, 20_000) })),
+  );
 }
 
 /** Uncaught errors and unhandled promise rejections. */
@@ -29,6 +32,13 @@ export function watchErrors(batcher: Batcher, root?: string): void {
       event.error !== undefined && event.error !== null
         ? describe(event.error)
         : { message: event.message, stack: undefined };
+    noteRaised(
+      'error',
+      message || event.message || 'error',
+      stack,
+      event.filename ? `${event.filename}:${event.lineno}:${event.colno}` : undefined,
+      root,
+    );
     const entry: PageErrorEntry = {
       kind: 'error',
       message: cut(message || event.message || 'error', 20_000),
@@ -40,6 +50,7 @@ export function watchErrors(batcher: Batcher, root?: string): void {
   });
   window.addEventListener('unhandledrejection', (event) => {
     const { message, stack } = describe(event.reason);
+    noteRaised('unhandledrejection', message, stack, undefined, root);
     const entry: PageErrorEntry = {
       kind: 'unhandledrejection',
       message: cut(`Unhandled rejection: ${message}`, 20_000),
