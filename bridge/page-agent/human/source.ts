@@ -56,9 +56,13 @@ interface Frame {
 function appFrames(stack: string): Frame[] {
   const frames: Frame[] = [];
   for (const line of stack.split('\n')) {
-    const match = /\(?((?:https?|file):\/\/[^\s()]+):(\d+):(\d+)\)?\s*$/.exec(line);
+    // webpack's module ids hold parentheses: `webpack-internal:///(app-pages-browser)/./app/Form.tsx:9:7`
+    const match =
+      /\((webpack-internal:\/\/\/\S+?):(\d+):(\d+)\)\s*$/.exec(line) ??
+      /\(?((?:https?|file):\/\/[^\s()]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!match?.[1]) continue;
-    const url = new URL(match[1]);
+    // an eval'd module's URL has no host: read it as one for its path
+    const url = new URL(match[1].replace(/^webpack-internal:\/\/\//, 'http://webpack-internal/'));
     if (
       url.searchParams.has('v') ||
       /node_modules|\/@vite\/|\/@react-refresh|react-dom|jsx-dev-runtime|jsx-runtime|\/\.vite\/|\/deps\/|\/aiti\/page\.js/.test(

@@ -1,4 +1,5 @@
 import { agentFetch } from '../watch/network.js';
+import { evalModuleMap, isEvalModule } from './eval-maps.js';
 
 /**
  * Maps a position in a served module back to its source through the module's source map (Vite serves inline
@@ -34,6 +35,19 @@ interface RawMap {
   sources?: string[];
   sourceRoot?: string;
   mappings?: string;
+  /** an index map (Turbopack's): each section maps the generated code from its offset on */
+  sections?: Array<{ offset?: { line?: number; column?: number }; map?: RawMap }>;
+}
+
+/** The section of an index map that holds 0-based (line, column), with the position made relative to it. */
+function section(map: RawMap, line: number, column: number): { map: RawMap; line: number; column: number } | undefined {
+  let found: { map: RawMap; line: number; column: number } | undefined;
+  for (const part of map.sections ?? []) {
+    const at = { line: part.offset?.line ?? 0, column: part.offset?.column ?? 0 };
+    if (!part.map || at.line > line || (at.line === line && at.column > column)) break;
+    found = { map: part.map, line: line - at.line, column: line === at.line ? column - at.column : column };
+  }
+  return found;
 }
 
 /** The original position of 1-based (line, column) in the generated code, from a parsed source map. */
@@ -42,6 +56,10 @@ export function originalPosition(
   line: number,
   column: number,
 ): (Omit<Position, 'file'> & { source: string }) | undefined {
+  if (map.sections) {
+    const part = section(map, line - 1, column - 1);
+    return part ? originalPosition(part.map, part.line + 1, part.column + 1) : undefined;
+  }
   const lines = (map.mappings ?? '').split(';');
   let source = 0;
   let origLine = 0;
@@ -68,6 +86,7 @@ export function originalPosition(
 const maps = new Map<string, Promise<RawMap | undefined>>();
 
 async function loadMap(moduleUrl: string): Promise<RawMap | undefined> {
+  if (isEvalModule(moduleUrl)) return (await evalModuleMap(moduleUrl)) as RawMap | undefined;
   const res = await agentFetch(moduleUrl, { credentials: 'same-origin' });
   if (!res.ok) return undefined;
   const code = await res.text();
@@ -96,10 +115,22 @@ export async function mapToSource(moduleUrl: string, line: number, column: numbe
   const raw = await map;
   const found = raw && originalPosition(raw, line, column);
   if (!found) return undefined;
-  const file = /^[a-z]+:\/\//i.test(found.source)
-    ? new URL(found.source).pathname
-    : found.source.startsWith('/')
-      ? found.source
-      : new URL(found.source, moduleUrl).pathname;
-  return { file: decodeURIComponent(file), line: found.line, column: found.column };
+  return { file: sourceFile(found.source, moduleUrl), line: found.line, column: found.column };
+}
+
+/**
+ * A map's source as a path: absolute (`file:///…`, Turbopack), relative to the project (`webpack://_N_E/./app/x.tsx`
+ * → `app/x.tsx`, joined to the root by the caller), or the served path (Vite's `/src/App.tsx`).
+ */
+function sourceFile(source: string, moduleUrl: string): string {
+  const webpack = /^webpack:\/\/[^/]*\/(.*)$/.exec(source);
+  if (webpack) return decodeURIComponent((webpack[1] ?? '').replace(/\?.*$/, '').replace(/^\.\//, ''));
+  const turbopack = /^turbopack:\/\/\/\[project\]\/(.*)$/.exec(source);
+  if (turbopack) return decodeURIComponent(turbopack[1] ?? '');
+  const path = /^[a-z]+:\/\//i.test(source)
+    ? new URL(source).pathname
+    : source.startsWith('/')
+      ? source
+      : new URL(source, moduleUrl).pathname;
+  return decodeURIComponent(path);
 }

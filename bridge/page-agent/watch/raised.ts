@@ -2,7 +2,7 @@ import type { Raised } from '../../protocol/snapshot.js';
 import { departure } from '../departure.js';
 import { settled } from '../dom/settle.js';
 import { mapToSource } from '../human/sourcemap.js';
-import { mapStack } from './stacks.js';
+import { local, mapStack } from './stacks.js';
 
 /**
  * What an action raised: the uncaught errors, unhandled rejections and console.error calls that happen while an
@@ -41,7 +41,7 @@ async function where(stack: string | undefined, source: string | undefined, root
   const match = source ? /^(.*):(\d+):(\d+)$/.exec(source) : null;
   if (match?.[1]) {
     const mapped = await mapToSource(match[1], Number(match[2]), Number(match[3])).catch(() => undefined);
-    if (mapped) return `${mapped.file}:${mapped.line}:${mapped.column}`;
+    if (mapped) return `${local(mapped.file, root)}:${mapped.line}:${mapped.column}`;
   }
   return source;
 }

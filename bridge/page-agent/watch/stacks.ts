@@ -5,7 +5,7 @@ import { mapToSource } from '../human/sourcemap.js';
  * the app logged), and each position in a served module mapped through that module's source map to the file
  * and line written (Vite serves `App.tsx?t=…:40:12` for line 22). Unmapped frames stay as they were.
  */
-const FRAME = /((?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)/;
+const FRAME = /(webpack-internal:\/\/\/\S+?|(?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)/;
 const MAX_MAPPED = 12;
 
 function isAgentFrame(line: string): boolean {
@@ -13,13 +13,15 @@ function isAgentFrame(line: string): boolean {
 }
 
 /** The path of a mapped source, joined to the project root when it is relative to it (as Vite gives them). */
-function local(file: string, root: string | undefined): string {
+export function local(file: string, root: string | undefined): string {
   if (file.startsWith('/@fs/')) return file.slice(4);
   if (!root || (file.startsWith('/') && file.startsWith(root))) return file;
   return `${root.replace(/[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
 }
 
 function sameOrigin(url: string): boolean {
+  // webpack's eval'd modules: mapped from this page's own chunks
+  if (url.startsWith('webpack-internal:///')) return true;
   try {
     return new URL(url).origin === location.origin;
   } catch {
