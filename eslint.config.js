@@ -185,7 +185,18 @@ const importRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/.next/**', '**/.next-webpack/**', '**/next-env.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-results/**',
+      '**/.next/**',
+      '**/.next-webpack/**',
+      '**/next-env.d.ts',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
