@@ -25,8 +25,33 @@ export function rememberOutline(
     viewport: snapshot.viewport,
     frameworks: snapshot.frameworks,
     ...options,
+    ...modalBaseline(before, snapshot),
   });
   return before;
+}
+
+/** With a modal open, the page the agent saw before it (kept through dialogs opened over dialogs). */
+function modalBaseline(before: SeenOutline | undefined, now: SnapshotResult): Pick<SeenOutline, 'modal' | 'page'> {
+  if (!now.modal) return {};
+  const page = before?.modal ? before.page : before?.outline;
+  return { modal: true, ...(page !== undefined ? { page } : {}) };
+}
+
+/**
+ * The change an agent reads: against the page it last saw. A modal that closed is compared with the page as it
+ * was before the dialog opened (the dialog's lines are the ones removed), not reported as a whole page added.
+ */
+function changeText(seen: SeenOutline, now: SnapshotResult): { change: OutlineChange; text: string } {
+  if (!seen.modal || now.modal || seen.page === undefined) return diffOutlines(seen.outline, now.outline);
+  const diff = diffOutlines(seen.page, now.outline);
+  const dialog = seen.outline
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => !line.startsWith('(behind it'));
+  return {
+    change: { ...diff.change, removed: [...dialog, ...diff.change.removed] },
+    text: `The dialog closed; the page since you saw it before the dialog:\n${diff.text}`,
+  };
 }
 
 /** The action left the document: the old outline is no baseline for the new one. */
@@ -68,6 +93,12 @@ export async function changeSinceSnapshot(
     memory.forget(call.agent.agentId, page.pageId, frame);
     return undefined;
   }
-  memory.set(call.agent.agentId, page.pageId, frame, { ...seen, outline: snapshot.outline, url: snapshot.url });
-  return diffOutlines(seen.outline, snapshot.outline);
+  const { modal: _modal, page: _page, ...rest } = seen;
+  memory.set(call.agent.agentId, page.pageId, frame, {
+    ...rest,
+    outline: snapshot.outline,
+    url: snapshot.url,
+    ...modalBaseline(seen, snapshot),
+  });
+  return changeText(seen, snapshot);
 }

@@ -9,6 +9,10 @@ export interface SeenOutline {
   url: string;
   viewport?: unknown;
   frameworks?: string[];
+  /** the outline is a modal dialog (the page behind it inert) */
+  modal?: boolean;
+  /** with a modal open: the page as the agent last saw it before the dialog, the baseline once it closes */
+  page?: string;
 }
 
 /** Beyond this many agent × page × frame baselines, the oldest is forgotten (it then gives no diff). */

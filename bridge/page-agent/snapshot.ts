@@ -3,7 +3,7 @@ import { RESULT_CHAR_LIMIT } from '../protocol/commands.js';
 import type { SnapshotFrame, SnapshotResult } from '../protocol/snapshot.js';
 import { viewport } from './commands/layout.js';
 import { collapseRuns } from './snapshot-runs.js';
-import { contentText, controlValue, isActionable, nameOf, roleOf } from './dom/aria.js';
+import { clickOnly, contentText, controlValue, isActionable, nameOf, roleOf } from './dom/aria.js';
 import { refFor } from './dom/refs.js';
 import { resolveTarget } from './dom/targets.js';
 import { clip, isDisabled, normalize } from './dom/visible.js';
@@ -65,7 +65,16 @@ const STRUCTURAL = new Set([
   'figure',
   'progressbar',
   'meter',
+  'radiogroup',
 ]);
+/**
+ * Containers that are focusable as a whole in some libraries (Radix's RadioGroup takes tabindex=0): still a
+ * container line with its controls under it, not one control.
+ */
+const CONTAINERS = new Set(['radiogroup', 'group', 'tablist', 'toolbar', 'menu', 'menubar', 'tree', 'grid']);
+/** What a person operates: a wrapper holding one of these is not a control of its own. */
+const CONTROL =
+  'input:not([type=hidden]), select, textarea, button, a[href], [contenteditable=""], [contenteditable=true], [tabindex]:not([tabindex="-1"]), [role=combobox], [role=slider], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=spinbutton]';
 /** roles shown as one line with their text when nothing inside them is actionable */
 const LEAFY = new Set([
   'heading',
@@ -95,6 +104,21 @@ class Walker {
   chars = 0;
   truncated = false;
   readonly frames: SnapshotFrame[] = [];
+  /** per document (frames too): ids other elements name themselves by (aria-labelledby), their text a name */
+  private readonly labels = new Map<Document, Set<string>>();
+
+  private isLabel(el: Element): boolean {
+    let ids = this.labels.get(el.ownerDocument);
+    if (!ids) {
+      ids = new Set(
+        [...el.ownerDocument.querySelectorAll('[aria-labelledby]')].flatMap((named) =>
+          (named.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter((id) => id && id !== named.id),
+        ),
+      );
+      this.labels.set(el.ownerDocument, ids);
+    }
+    return Boolean(el.id) && ids.has(el.id);
+  }
 
   constructor(
     private readonly maxDepth: number,
@@ -155,11 +179,16 @@ class Walker {
       return { lines: kids.lines.filter((line) => !line.trimStart().startsWith('"')), rich: kids.rich };
     }
     const role = roleOf(el);
-    if (isActionable(el, role) && !isSentinel(el, role)) {
+    // a label whose text names a control: the control's line carries it
+    if ((!role || role === 'label') && this.isLabel(el) && !el.querySelector(CONTROL)) return EMPTY;
+    // a wrapper with a click handler around a control (it focuses the control): the control is the line
+    if (clickOnly(el, role) && el.querySelector(CONTROL)) return this.children(el, depth);
+    if (isActionable(el, role) && !isSentinel(el, role) && !CONTAINERS.has(role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
       return { lines: [this.line(depth, this.describe(el, role)), ...(kids.rich ? kids.lines : [])], rich: true };
     }
-    if (STRUCTURAL.has(role)) {
+    if (role === 'group' && !nameOf(el, role, 80, false)) return this.children(el, depth);
+    if (STRUCTURAL.has(role) || CONTAINERS.has(role)) {
       const kids = this.children(el, depth + 1);
       const head = role === 'heading' ? `heading[${headingLevel(el)}]` : role;
       if (!kids.rich && LEAFY.has(role)) {
@@ -286,8 +315,8 @@ function statesOf(el: Element): string[] {
   if (isDisabled(el)) states.push('disabled');
   if ((el as HTMLInputElement).required || el.getAttribute('aria-required') === 'true') states.push('required');
   if ((el as HTMLInputElement).readOnly) states.push('readonly');
-  const expanded = el.getAttribute('aria-expanded');
-  if (expanded) states.push(expanded === 'true' ? 'expanded' : 'collapsed');
+  // collapsed is how a combobox or a menu button rests: only an open one is news
+  if (el.getAttribute('aria-expanded') === 'true') states.push('expanded');
   if (el.getAttribute('aria-selected') === 'true') states.push('selected');
   if (el.getAttribute('aria-pressed') === 'true') states.push('pressed');
   if (el.getAttribute('aria-invalid') === 'true') states.push('invalid');
@@ -310,7 +339,7 @@ function openModal(): Element | undefined {
 function behindLine(modal: Element): string {
   const heading = [...document.querySelectorAll('h1, [role=heading][aria-level="1"]')].find((h) => !modal.contains(h));
   const what = (heading && contentText(heading, 60)) || clip(document.title, 60);
-  return `(behind the dialog: the page${what ? ` ${JSON.stringify(what)}` : ''}, inert until the dialog closes)`;
+  return `(behind it: the page${what ? ` ${JSON.stringify(what)}` : ''}, inert)`;
 }
 
 const REF_LINE = /^\s*[a-z][\w.:-]*\d\s/;
@@ -342,5 +371,6 @@ export async function takeSnapshot(
     refs: lines.filter((line) => REF_LINE.test(line)).length,
     frames: walker.frames,
     ...(truncated ? { truncated: true } : {}),
+    ...(modal ? { modal: true } : {}),
   };
 }

@@ -32,6 +32,8 @@ export const SnapshotResult = z.object({
   /** iframes the outline could not inline (cross-origin) */
   frames: z.array(SnapshotFrame),
   truncated: z.boolean().optional(),
+  /** a modal dialog is open: the outline is that dialog, the page behind it is inert */
+  modal: z.boolean().optional(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
 

@@ -133,6 +133,20 @@ describe('Mantine widgets by their pattern', () => {
   });
 });
 
+describe('Mantine: the snapshot reads like the page', () => {
+  it('no line for the wrappers that focus a control or the labels that name one; the radio group is one line named Plan', async () => {
+    const d = await drive(world());
+    await d.tab.locator('#state').waitFor();
+    const outline = String((await d.tool('page_snapshot')).outline);
+    // the MultiSelect's pills field (a div with a mouse handler) and the Radio.Group's label div are not controls
+    expect(outline).not.toMatch(/\be\d+ (div|span)\b/);
+    expect(outline).toMatch(/\n {2}radiogroup "Plan"\n {4}e\d+ radio "Free" \[checked\]/);
+    expect(outline).toMatch(/\be\d+ combobox "Skills"/);
+    // NumberInput's steppers are aria-hidden: never listed
+    expect(outline).not.toMatch(/button ""/);
+  });
+});
+
 describe('Mantine: what an action raises', () => {
   it('a click whose handler throws says so in its own result, with the line written in availability.ts', async () => {
     const d = await drive(world());

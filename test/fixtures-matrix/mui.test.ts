@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type FixtureWorld } from '../helpers/fixture-app.js';
 import { waitFor } from '../helpers/wait.js';
+import { resultText } from '../helpers/mcp.js';
 import { connectedPage, ensurePageAgentBuilt } from '../page/harness.js';
 import { drive, frameJoined, refOn } from './drive.js';
 import { altClick, lineOf, pickWithMouse } from './human.js';
@@ -338,5 +339,46 @@ describe('MUI: logs', () => {
       `${join(world.root, 'src/App.tsx')}:${lineOf(world.root, 'src/App.tsx', "new Error('kaboom')")}:`,
     );
     expect(entry?.stack).not.toContain('/aiti/page.js');
+  });
+});
+
+describe('MUI: the snapshot of a dialog reads like the page', () => {
+  it("with the dialog open the outline, refs and all, is no larger than Playwright's aria snapshot of the same state", async () => {
+    const d = await drive(world);
+    await d.tab.frameLocator('iframe').locator('form').waitFor();
+    await d.tab.getByRole('button', { name: 'Edit profile' }).click();
+    await d.tab.locator('[role=dialog] input').first().waitFor();
+    const outline = String((await d.tool('page_snapshot')).outline);
+    const aria = await d.tab.locator('body').ariaSnapshot();
+    expect(outline.length).toBeLessThanOrEqual(aria.length);
+    // every control has its line and ref; the TextFields' wrappers and the Select's label have none of their own
+    for (const line of [
+      'textbox "Name"',
+      'textbox:email "Email"',
+      'combobox "Role" ="Viewer"',
+      'checkbox "Newsletter"',
+      'combobox "City"',
+      'button "Save"',
+    ])
+      expect(outline).toMatch(new RegExp(`\\be\\d+ ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(outline).not.toMatch(/\be\d+ (div|span)\b/);
+    expect(outline.split('\n')).not.toContain('  "Role"');
+  });
+
+  it('after Save closes the dialog, the result reads the change against the page seen before the dialog, not the whole page', async () => {
+    const d = await drive(world);
+    await d.tab.frameLocator('iframe').locator('form').waitFor();
+    await d.tool('page_snapshot');
+    await d.exec('Input.click', { target: 'text=Edit profile' });
+    const result = await d.agent.callTool({
+      name: 'form_fill',
+      arguments: { pageId: d.page.pageId, fields: { Name: 'Ada' }, button: 'Save' },
+    });
+    const text = resultText(result);
+    expect(text).toContain('The dialog closed; the page since you saw it before the dialog:');
+    expect(text).toContain('- "{\\"saved\\":null,\\"clicks\\":0}"');
+    // the page's own controls did not change: none of them is reported as added
+    expect(text).not.toMatch(/\+ .*button "Edit profile"/);
+    expect(text).not.toMatch(/\+ main/);
   });
 });

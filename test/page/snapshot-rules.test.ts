@@ -54,7 +54,7 @@ describe('what the outline says, and what it leaves out', () => {
       'dialog "Confirm" [modal]',
       '  heading[2] "Confirm"',
       expect.stringMatching(/^ {2}e\d+ button "OK"$/),
-      '(behind the dialog: the page "Widgets", inert until the dialog closes)',
+      '(behind it: the page "Widgets", inert)',
     ]);
     expect(modal.refs).toBe(1);
 

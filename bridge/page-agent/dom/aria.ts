@@ -132,6 +132,17 @@ function hasFrameworkClick(el: Element): boolean {
   return false;
 }
 
+/**
+ * Actionable only because a framework put a click handler on it (no role, not focusable): a wrapper that focuses
+ * the control inside it (MUI's input root, Mantine's pills field), or a label that focuses its control.
+ */
+export function clickOnly(el: Element, role = roleOf(el)): boolean {
+  if (role || el.hasAttribute('onclick') || el.localName === 'label') return false;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0) return false;
+  return hasFrameworkClick(el);
+}
+
 export function isActionable(el: Element, role = roleOf(el)): boolean {
   if (ACTION_ROLES.has(role)) return true;
   if (el.localName === 'label' || el.localName === 'iframe') return false;
