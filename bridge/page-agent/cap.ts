@@ -38,10 +38,14 @@ function findLargest(root: Json): Slot | undefined {
   let best: Slot | undefined;
   let current: Json = root;
   const consider = (value: Json, set: (next: Json) => void) => {
-    if (typeof value === 'string' || Array.isArray(value)) {
-      const size = JSON.stringify(value).length;
-      if (size > (best?.size ?? 256)) best = { value, size, set };
-    }
+    if (typeof value !== 'string' && !Array.isArray(value)) return;
+    const size = JSON.stringify(value).length;
+    if (size <= (best?.size ?? 256)) return;
+    // a list whose first half holds nearly all of it (one big item, a form beside a small one): halving it cuts
+    // nothing, so what is cut is inside that item
+    if (Array.isArray(value) && JSON.stringify(value.slice(0, Math.floor(value.length / 2))).length > size * 0.9)
+      return;
+    best = { value, size, set };
   };
   const visit = (value: Json) => {
     if (Array.isArray(value)) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TRUNCATED_MARK, type Json, type SnapshotResult } from '../../bridge/protocol/index.js';
+import { RESULT_CHAR_LIMIT, TRUNCATED_MARK, type Json, type SnapshotResult } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { waitFor } from '../helpers/wait.js';
@@ -108,6 +108,30 @@ describe('page commands', () => {
     const value = String(result.value);
     expect(value.length).toBeLessThan(200_000);
     expect(value.endsWith(TRUNCATED_MARK)).toBe(true);
+  });
+
+  it('a result of many small parts is cut, as a last resort, to exactly the limit and says so', async () => {
+    const { run, tab } = await open();
+    // 20,000 short entries: no single string or list is big enough to cut on its own
+    await tab.evaluate(() => {
+      for (let i = 0; i < 20_000; i++) localStorage.setItem(`key${i}`, `value ${i}`);
+    });
+    const result: unknown = await run('Storage.get', { area: 'local' });
+    expect(typeof result).toBe('string');
+    expect((result as string).length).toBe(RESULT_CHAR_LIMIT);
+    expect((result as string).startsWith('{"items":{')).toBe(true);
+    expect((result as string).endsWith(TRUNCATED_MARK)).toBe(true);
+  });
+
+  it('a big list is halved until the result fits, even beside a small one: still a list, the mark as its last item', async () => {
+    const { run } = await open(
+      `<form>${Array.from({ length: 2500 }, (_, i) => `<input name="field${i}">`).join('')}</form>`,
+    );
+    const result = await run('UI.scan', {});
+    const [form] = result.forms as Array<{ fields: Json[] }>;
+    expect(form?.fields.at(-1)).toBe(TRUNCATED_MARK);
+    expect(form?.fields[0]).toMatchObject({ name: 'field0', type: 'text' });
+    expect(JSON.stringify(result).length).toBeLessThanOrEqual(RESULT_CHAR_LIMIT);
   });
 
   it('Page.screenshot renders the DOM to an image and says so', async () => {
