@@ -105,3 +105,75 @@ describe('self_ui and form_fill on a native <dialog>', () => {
     expect(await tab.textContent('#out')).toBe('');
   });
 });
+
+/** A page whose own code decides what it keeps: the read-back must report what it kept, not what was set. */
+const KEEPS_LESS = `
+  <form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'submitted'">
+    <span id="tl">Toppings</span>
+    <button type="button" id="tb" aria-haspopup="listbox" aria-labelledby="tl" aria-expanded="false" aria-controls="tlist">Cheese</button>
+    <ul id="tlist" role="listbox" aria-multiselectable="true" hidden>
+      <li role="option" aria-selected="true">Cheese</li>
+      <li role="option" aria-selected="false">Olives</li>
+      <li role="option" aria-selected="false">Basil</li>
+    </ul>
+    <div id="slot"><label for="code">Code</label><input id="code"></div>
+    <button>Order</button>
+  </form>
+  <p id="out"></p>
+  <script>
+    const button = document.getElementById('tb');
+    const list = document.getElementById('tlist');
+    button.addEventListener('click', () => {
+      list.hidden = !list.hidden;
+      button.setAttribute('aria-expanded', String(!list.hidden));
+    });
+    // the app keeps one topping at most: choosing one replaces the other
+    list.addEventListener('click', (event) => {
+      const option = event.target.closest('[role=option]');
+      if (!option) return;
+      const was = option.getAttribute('aria-selected') === 'true';
+      for (const o of list.children) o.setAttribute('aria-selected', 'false');
+      option.setAttribute('aria-selected', String(!was));
+      button.textContent = was ? '' : option.textContent;
+    });
+    // the app re-renders the code field from its own state, which refuses every code: a new, empty input
+    document.getElementById('slot').addEventListener('change', (event) => {
+      if (event.target.id !== 'code') return;
+      const fresh = document.createElement('input');
+      fresh.id = 'code';
+      event.target.replaceWith(fresh);
+    });
+  </script>`;
+
+describe('form_fill reads back what the app kept', () => {
+  async function page() {
+    const bridge = await startBridge();
+    const server = await serveFixture({
+      '/': `<!doctype html><title>Order</title>${agentTag(bridge)}<body>${KEEPS_LESS}</body>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    await tab.goto(server.url + '/');
+    await connectedPage(bridge, server.url + '/');
+    return { tab, agent: await connectAgent(bridge.url) };
+  }
+
+  it('a multi-select whose app kept one of the two values asked for is NOT filled, and the button is not pressed', async () => {
+    const { tab, agent } = await page();
+    const filled = structured(
+      await callTool(agent, 'form_fill', { fields: { Toppings: ['Olives', 'Basil'] }, button: 'Order' }),
+    );
+    expect(filled.filled).toEqual([]);
+    expect(filled.notFilled).toEqual([
+      expect.objectContaining({ field: 'Toppings', wanted: ['Olives', 'Basil'], shows: 'Basil' }),
+    ]);
+    expect(await tab.textContent('#out')).toBe('');
+  });
+
+  it('a field the app replaced with an empty one is NOT filled: the field read is the one the page shows now', async () => {
+    const { tab, agent } = await page();
+    const filled = structured(await callTool(agent, 'form_fill', { fields: { Code: 'ABC-123' }, button: 'Order' }));
+    expect(filled.notFilled).toEqual([expect.objectContaining({ field: 'Code', wanted: 'ABC-123', shows: '' })]);
+    expect(await tab.inputValue('#code')).toBe('');
+    expect(await tab.textContent('#out')).toBe('');
+  });
+});

@@ -107,9 +107,12 @@ function isWhole(el: Element): boolean {
 
 /** The button of a text combobox that only opens its list (React Aria's "Show suggestions"): part of it. */
 function helperOfCombobox(el: Element, fields: Element[]): boolean {
-  if (!isListboxButton(el)) return false;
+  if (!isListboxButton(el) || el.getAttribute('tabindex') !== '-1') return false;
   const container = el.parentElement;
-  return Boolean(container && fields.some((f) => f !== el && container.contains(f) && isTextControl(f)));
+  return Boolean(
+    container &&
+    fields.some((f) => f !== el && f.getAttribute('role') === 'combobox' && isTextControl(f) && container.contains(f)),
+  );
 }
 
 export function fieldsIn(scope: Element | Document): Element[] {
@@ -129,7 +132,7 @@ export function fieldsIn(scope: Element | Document): Element[] {
 export function buttonsIn(scope: Element | Document): Element[] {
   const fields = fieldsIn(scope);
   const own = new Set(fields);
-  const roots = fields.filter((f) => isComposite(f) || roleOf(f) === 'spinbutton' || isTextControl(f)).map(widgetRoot);
+  const roots = fields.filter((f) => isComposite(f) || roleOf(f) === 'spinbutton').map(widgetRoot);
   const chipControls = new Set(
     fields.filter(isComposite).flatMap((f) => chipsIn(widgetRoot(f), f).map((c) => c.remove)),
   );
