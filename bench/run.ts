@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
+import { fixtureFormsBench } from './fixture-forms.js';
 import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
 import { muiFormBench } from './mui-form.js';
@@ -72,6 +73,7 @@ await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser,
 await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
 await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
 await section('mui-form', () => muiFormBench(notes));
+await section('forms', () => fixtureFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -14,26 +15,7 @@ const world = fixtureSuite({
     ['Gift wrap', 'checkbox'],
     ['Express', 'switch'],
   ],
-  fill: {
-    // Toppings starts as ["cheese"]: the list given replaces it
-    fields: {
-      Customer: 'Ada',
-      Size: 'Large',
-      Toppings: ['Olives', 'Basil'],
-      Shipping: 'Courier',
-      'Gift wrap': true,
-      Express: true,
-    },
-    button: 'Place order',
-  },
-  saved: {
-    customer: 'Ada',
-    size: 'l',
-    toppings: ['olives', 'basil'],
-    shipping: 'courier',
-    gift: true,
-    express: true,
-  },
+  ...FORMS['antd-app'],
   sources: [
     {
       what: 'a plain tag (the React component that renders it is its owner)',

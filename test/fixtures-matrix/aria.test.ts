@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -19,33 +20,7 @@ const world = fixtureSuite({
     ['Notify me', 'switch'],
     ['I accept the terms', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Name: 'Ada',
-      'Favorite animal': 'Dog',
-      Toppings: ['Olives', 'Basil'],
-      City: 'Tokyo',
-      Date: '2027-03-15',
-      Guests: 4,
-      Size: 'Large',
-      Volume: 70,
-      'Notify me': true,
-      'I accept the terms': true,
-    },
-    button: 'Book',
-  },
-  saved: {
-    name: 'Ada',
-    animal: 'dog',
-    toppings: ['olives', 'basil'],
-    city: 'tokyo',
-    date: '2027-03-15',
-    guests: '4',
-    size: 'l',
-    volume: '70',
-    notify: 'on',
-    terms: 'on',
-  },
+  ...FORMS['aria-app'],
   sources: [
     {
       what: 'a plain tag',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -18,32 +19,7 @@ const world = fixtureSuite({
     ['Newsletter', 'checkbox'],
     ['I accept the terms', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Name: 'Ada',
-      Framework: 'Svelte',
-      // English is held: it goes, the two asked for stay
-      Languages: ['Portuguese', 'Japanese'],
-      'Start date': '2026-09-10',
-      Seats: 3,
-      Tier: 'Max',
-      Level: 60,
-      Newsletter: true,
-      'I accept the terms': true,
-    },
-    button: 'Sign up',
-  },
-  saved: {
-    name: 'Ada',
-    framework: ['svelte'],
-    languages: ['pt', 'ja'],
-    start: '2026-09-10',
-    seats: '3',
-    tier: 'max',
-    level: [60],
-    newsletter: true,
-    terms: true,
-  },
+  ...FORMS['chakra-app'],
   sources: [
     {
       what: 'a plain tag',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -14,26 +15,7 @@ const world = fixtureSuite({
     ['Budget', 'slider'],
     ['Travel insurance', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Traveller: 'Ada',
-      Country: 'Japan',
-      // Rust is chosen already and react-select hides it from its list: it is not "missing"
-      Languages: ['Rust', 'Go'],
-      Departure: '2026-07-04',
-      Budget: 75,
-      'Travel insurance': true,
-    },
-    button: 'Book',
-  },
-  saved: {
-    traveller: 'Ada',
-    country: 'jp',
-    languages: ['rust', 'go'],
-    departure: '2026-07-04',
-    budget: 75,
-    insurance: true,
-  },
+  ...FORMS['hook-form-app'],
   sources: [
     {
       what: 'a plain tag',

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { resultText } from '../helpers/mcp.js';
 import { drive } from './drive.js';
 import { lineOf } from './human.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -23,37 +25,7 @@ const world = fixtureSuite({
     ['Public profile', 'switch'],
     ['I accept the terms', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Name: 'Ada Lovelace',
-      Handle: 'ada',
-      Country: 'Japan',
-      // React is held already: it stays, Svelte is added
-      Skills: ['React', 'Svelte'],
-      City: 'Tokyo',
-      // months away from today, in either direction the calendar has to page
-      'Start date': '2027-03-15',
-      Age: 36,
-      Plan: 'Pro',
-      Experience: 7,
-      'Public profile': true,
-      'I accept the terms': true,
-    },
-    button: 'Save',
-  },
-  saved: {
-    name: 'Ada Lovelace',
-    handle: 'ada',
-    country: 'Japan',
-    skills: ['React', 'Svelte'],
-    city: 'Tokyo',
-    start: '2027-03-15',
-    age: 36,
-    plan: 'pro',
-    experience: 7,
-    public: true,
-    terms: true,
-  },
+  ...FORMS['mantine-app'],
   sources: [
     {
       what: 'a plain tag (the React component that renders it is its owner)',
@@ -168,7 +140,7 @@ describe('Mantine: what an action raises', () => {
       },
     ]);
     // the first thing the agent reads of the click
-    expect(resultText(result).split('\n')[0]).toMatch(/^raised:/);
+    expect(resultText(result as CallToolResult).split('\n')[0]).toMatch(/^raised:/);
   });
 
   it("page_logs right after a person's click that threw already has the error: the page sends what it held first", async () => {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type FixtureWorld } from '../helpers/fixture-app.js';
 import { waitFor } from '../helpers/wait.js';
@@ -374,7 +375,7 @@ describe('MUI: the snapshot of a dialog reads like the page', () => {
       name: 'form_fill',
       arguments: { pageId: d.page.pageId, fields: { Name: 'Ada' }, button: 'Save' },
     });
-    const text = resultText(result);
+    const text = resultText(result as CallToolResult);
     expect(text).toContain('The dialog closed; the page since you saw it before the dialog:');
     expect(text).toContain('- "{\\"saved\\":null,\\"clicks\\":0}"');
     // the page's own controls did not change: none of them is reported as added

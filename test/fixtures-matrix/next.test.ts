@@ -4,6 +4,7 @@ import { startFixture, type FixtureWorld } from '../helpers/fixture-app.js';
 import { ensurePageAgentBuilt } from '../page/harness.js';
 import { drive } from './drive.js';
 import { lineOf, pickWithMouse } from './human.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const FORM = 'app/TripForm.tsx';
@@ -20,26 +21,7 @@ const world = fixtureSuite({
     ['Budget', 'slider'],
     ['Travel insurance', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Traveller: 'Ada',
-      Country: 'Japan',
-      Languages: ['Rust', 'Go'],
-      Departure: '2026-07-04',
-      Budget: 75,
-      'Travel insurance': true,
-    },
-    button: 'Book',
-  },
-  saved: {
-    traveller: 'Ada',
-    country: 'jp',
-    languages: ['rust', 'go'],
-    departure: '2026-07-04',
-    budget: 75,
-    insurance: true,
-  },
-  // no data-source attributes here (no Vite plugin): React's owner stacks, mapped through Turbopack's source maps
+  ...FORMS['next-app'],
   sources: [
     {
       what: 'a plain tag',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -12,8 +13,7 @@ const world = fixtureSuite({
     ['Team', 'combobox'],
     ['Notify me', 'checkbox'],
   ],
-  fill: { fields: { Name: 'Lin', Role: 'Admin', Team: 'Growth', 'Notify me': true }, button: 'Save' },
-  saved: { name: 'Lin', role: 'admin', team: 'growth', notify: true },
+  ...FORMS['radix-app'],
   sources: [
     {
       what: 'a plain tag (the React component that renders it is its owner)',

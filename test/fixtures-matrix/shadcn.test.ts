@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 const world = fixtureSuite({
@@ -17,30 +18,7 @@ const world = fixtureSuite({
     ['Marketing emails', 'switch'],
     ['Accept terms and conditions', 'checkbox'],
   ],
-  fill: {
-    fields: {
-      Username: 'ada',
-      Email: 'm@google.com',
-      Language: 'Japanese',
-      // decades back: the calendar's month and year dropdowns, not 400 presses of "previous"
-      'Date of birth': '1990-05-17',
-      'Notify me about...': 'Nothing',
-      Volume: 30,
-      'Marketing emails': true,
-      'Accept terms and conditions': true,
-    },
-    button: 'Update profile',
-  },
-  saved: {
-    username: 'ada',
-    email: 'm@google.com',
-    language: 'ja',
-    dob: '1990-05-17',
-    notify: 'none',
-    volume: 30,
-    marketing: true,
-    terms: true,
-  },
+  ...FORMS['shadcn-app'],
   sources: [
     {
       what: 'a plain tag',

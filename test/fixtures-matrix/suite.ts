@@ -5,19 +5,17 @@ import { startFixture, type FixtureName, type FixtureWorld } from '../helpers/fi
 import { waitFor } from '../helpers/wait.js';
 import { ensurePageAgentBuilt } from '../page/harness.js';
 import { drive, refOn } from './drive.js';
+import type { FixtureForm } from './forms.js';
 import { altClick, lineOf, pickWithMouse } from './human.js';
 
 /** One fixture of the matrix: what its form holds, what filling it must leave in the app, where its lines are. */
-export interface FixtureCase {
+export interface FixtureCase extends FixtureForm {
   name: FixtureName;
   /** a sentence for the describe block */
   title: string;
   frameworks: string[];
   /** the fields self_ui must list: [label, type] in order */
   fields: Array<[string, string]>;
-  fill: { fields: Record<string, string | boolean | string[]>; button: string };
-  /** the app's saved state after the fill, as its #state JSON shows it */
-  saved: Record<string, unknown>;
   /** elements the picker and Alt+click must name: the file (under the root) and a text on the line */
   sources: Array<{ what: string; target: (tab: Tab) => Locator; file: string; marker: string; component?: string }>;
 }

@@ -1,3 +1,4 @@
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 fixtureSuite({
@@ -10,8 +11,7 @@ fixtureSuite({
     ['Plan', 'radio'],
     ['I agree', 'checkbox'],
   ],
-  fill: { fields: { Name: 'Rich', Size: 'Large', Plan: 'Pro', 'I agree': true }, button: 'Send' },
-  saved: { name: 'Rich', size: 'l', plan: 'pro', agree: true },
+  ...FORMS['svelte-app'],
   sources: [
     {
       what: 'a plain tag of the root component (named after its file)',

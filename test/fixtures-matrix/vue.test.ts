@@ -1,3 +1,4 @@
+import { FORMS } from './forms.js';
 import { fixtureSuite } from './suite.js';
 
 fixtureSuite({
@@ -10,8 +11,7 @@ fixtureSuite({
     ['Plan', 'radio'],
     ['I agree', 'checkbox'],
   ],
-  fill: { fields: { Name: 'Evan', Color: 'Blue', Plan: 'Pro', 'I agree': true }, button: 'Sign up' },
-  saved: { name: 'Evan', color: 'blue', plan: 'pro', agree: true },
+  ...FORMS['vue-app'],
   sources: [
     {
       what: 'a plain tag (App.vue, named by the __name <script setup> gives it)',
