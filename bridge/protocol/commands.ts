@@ -111,7 +111,7 @@ export const PAGE_COMMANDS = {
     reportsRaised: true,
     args: strictArgs({ target: Target, button: z.enum(['left', 'middle', 'right']).optional() }),
     result:
-      '`{element, note?, navigating?}`: `note` when another element covers it, `navigating` when the click left the page',
+      '`{raised?, element, note?, navigating?}`: `raised` what the click raised in the page (uncaught errors, rejections, console.error, each `at` the line written; every `Input.*` has it), `note` when another element covers it, `navigating` when the click left the page',
   },
   'Input.dblclick': {
     tool: 'page_exec',
