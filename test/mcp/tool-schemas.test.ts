@@ -27,6 +27,7 @@ describe('tool schemas live with their tools (the type refusals are in tool-sche
   it("a dedicated tool's arguments are its page command's own schemas, so limits cannot drift", () => {
     expect([...PAGE_HALVES.keys()].sort()).toEqual([
       'form_fill',
+      'page_logs',
       'page_snapshot',
       'self_ui',
       'user_notify',
@@ -36,6 +37,8 @@ describe('tool schemas live with their tools (the type refusals are in tool-sche
       const tool = TOOLS.find((t) => t.name === toolName);
       const toolShape: Record<string, unknown> = tool?.inputSchema.shape ?? {};
       const commandShape: Record<string, unknown> = PageCommands[cmd].shape;
+      // a command without arguments that a tool sends on its way (page_logs' Watch.flush) is no input of the tool
+      if (!Object.keys(commandShape).length) continue;
       for (const [key, schema] of Object.entries(toolShape)) {
         if (OWN_ARGS.has(key)) continue;
         expect(schema, `${toolName}.${key} is ${cmd}.${key}`).toBe(commandShape[key]);
