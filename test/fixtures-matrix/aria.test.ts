@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
 import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const world = fixtureSuite({
   name: 'aria-app',
@@ -22,13 +22,7 @@ const world = fixtureSuite({
   ],
   ...FORMS['aria-app'],
   sources: [
-    {
-      what: 'a plain tag',
-      target: (tab) => tab.locator('h1'),
-      file: 'src/App.tsx',
-      marker: '<h1>',
-      component: 'App',
-    },
+    heading(),
     {
       what: 'a React Aria Button',
       target: (tab) => tab.getByRole('button', { name: 'Count' }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
 import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const world = fixtureSuite({
   name: 'chakra-app',
@@ -20,15 +20,7 @@ const world = fixtureSuite({
     ['I accept the terms', 'checkbox'],
   ],
   ...FORMS['chakra-app'],
-  sources: [
-    {
-      what: 'a plain tag',
-      target: (tab) => tab.locator('h1'),
-      file: 'src/App.tsx',
-      marker: '<h1>',
-      component: 'App',
-    },
-  ],
+  sources: [heading()],
 });
 
 describe('Chakra UI: a date typed into its DatePicker.Input', () => {

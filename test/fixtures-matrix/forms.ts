@@ -6,6 +6,40 @@ export interface FixtureForm {
   saved: Record<string, unknown>;
 }
 
+/** The trip form of hook-form-app and next-app: react-hook-form, react-select, react-datepicker and a range. */
+const TRIP: FixtureForm = {
+  fill: {
+    fields: {
+      Traveller: 'Ada',
+      Country: 'Japan',
+      // Rust is chosen already and react-select hides it from its list: it is not "missing"
+      Languages: ['Rust', 'Go'],
+      Departure: '2026-07-04',
+      Budget: 75,
+      'Travel insurance': true,
+    },
+    button: 'Book',
+  },
+  saved: {
+    traveller: 'Ada',
+    country: 'jp',
+    languages: ['rust', 'go'],
+    departure: '2026-07-04',
+    budget: 75,
+    insurance: true,
+  },
+};
+
+/** What self_ui lists of the trip form: [label, type]. */
+export const TRIP_FIELDS: Array<[string, string]> = [
+  ['Traveller', 'text'],
+  ['Country', 'combobox'],
+  ['Languages', 'combobox'],
+  ['Departure', 'date'],
+  ['Budget', 'slider'],
+  ['Travel insurance', 'checkbox'],
+];
+
 /**
  * Each fixture's whole form in one call: shared by the fixture suite (test/fixtures-matrix) and the bench
  * (bench/fixture-forms.ts), so both judge the same fill by the same state.
@@ -78,28 +112,7 @@ export const FORMS = {
       terms: true,
     },
   },
-  'hook-form-app': {
-    fill: {
-      fields: {
-        Traveller: 'Ada',
-        Country: 'Japan',
-        // Rust is chosen already and react-select hides it from its list: it is not "missing"
-        Languages: ['Rust', 'Go'],
-        Departure: '2026-07-04',
-        Budget: 75,
-        'Travel insurance': true,
-      },
-      button: 'Book',
-    },
-    saved: {
-      traveller: 'Ada',
-      country: 'jp',
-      languages: ['rust', 'go'],
-      departure: '2026-07-04',
-      budget: 75,
-      insurance: true,
-    },
-  },
+  'hook-form-app': TRIP,
   'aria-app': {
     fill: {
       fields: {
@@ -183,26 +196,6 @@ export const FORMS = {
       terms: true,
     },
   },
-  'next-app': {
-    fill: {
-      fields: {
-        Traveller: 'Ada',
-        Country: 'Japan',
-        Languages: ['Rust', 'Go'],
-        Departure: '2026-07-04',
-        Budget: 75,
-        'Travel insurance': true,
-      },
-      button: 'Book',
-    },
-    saved: {
-      traveller: 'Ada',
-      country: 'jp',
-      languages: ['rust', 'go'],
-      departure: '2026-07-04',
-      budget: 75,
-      insurance: true,
-    },
-    // no data-source attributes here (no Vite plugin): React's owner stacks, mapped through Turbopack's source maps
-  },
+  // the same form, written as a Next.js client component
+  'next-app': TRIP,
 } satisfies Partial<Record<FixtureName, FixtureForm>>;

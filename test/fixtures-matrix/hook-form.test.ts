@@ -1,30 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
-import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { FORMS, TRIP_FIELDS } from './forms.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const world = fixtureSuite({
   name: 'hook-form-app',
   title: 'react-hook-form with react-select (single and multi), react-datepicker and a range input, on Vite',
   frameworks: ['React', 'Vite'],
-  fields: [
-    ['Traveller', 'text'],
-    ['Country', 'combobox'],
-    ['Languages', 'combobox'],
-    ['Departure', 'date'],
-    ['Budget', 'slider'],
-    ['Travel insurance', 'checkbox'],
-  ],
+  fields: TRIP_FIELDS,
   ...FORMS['hook-form-app'],
-  sources: [
-    {
-      what: 'a plain tag',
-      target: (tab) => tab.locator('h1'),
-      file: 'src/App.tsx',
-      marker: '<h1>',
-      component: 'App',
-    },
-  ],
+  sources: [heading()],
 });
 
 describe('react-select keeps its input empty and shows its values beside it', () => {

@@ -5,7 +5,7 @@ import { resultText } from '../helpers/mcp.js';
 import { drive } from './drive.js';
 import { lineOf } from './human.js';
 import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const world = fixtureSuite({
   name: 'mantine-app',
@@ -27,13 +27,7 @@ const world = fixtureSuite({
   ],
   ...FORMS['mantine-app'],
   sources: [
-    {
-      what: 'a plain tag (the React component that renders it is its owner)',
-      target: (tab) => tab.locator('h1'),
-      file: 'src/App.tsx',
-      marker: '<h1>',
-      component: 'App',
-    },
+    heading(),
     {
       what: 'a Mantine Button',
       target: (tab) => tab.getByRole('button', { name: 'Count' }),

@@ -4,8 +4,8 @@ import { startFixture, type FixtureWorld } from '../helpers/fixture-app.js';
 import { ensurePageAgentBuilt } from '../page/harness.js';
 import { drive } from './drive.js';
 import { lineOf, pickWithMouse } from './human.js';
-import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { FORMS, TRIP_FIELDS } from './forms.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const FORM = 'app/TripForm.tsx';
 
@@ -13,23 +13,10 @@ const world = fixtureSuite({
   name: 'next-app',
   title: 'a Next.js 16 App Router app (Turbopack dev) with react-hook-form, react-select, react-datepicker and a range',
   frameworks: ['Next.js', 'React'],
-  fields: [
-    ['Traveller', 'text'],
-    ['Country', 'combobox'],
-    ['Languages', 'combobox'],
-    ['Departure', 'date'],
-    ['Budget', 'slider'],
-    ['Travel insurance', 'checkbox'],
-  ],
+  fields: TRIP_FIELDS,
   ...FORMS['next-app'],
   sources: [
-    {
-      what: 'a plain tag',
-      target: (tab) => tab.locator('h1'),
-      file: FORM,
-      marker: '<h1>',
-      component: 'TripForm',
-    },
+    heading(FORM, 'TripForm'),
     {
       what: 'a button',
       target: (tab) => tab.getByRole('button', { name: 'Count' }),

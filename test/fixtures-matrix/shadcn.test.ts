@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drive } from './drive.js';
 import { FORMS } from './forms.js';
-import { fixtureSuite } from './suite.js';
+import { fixtureSuite, heading } from './suite.js';
 
 const world = fixtureSuite({
   name: 'shadcn-app',
@@ -20,13 +20,7 @@ const world = fixtureSuite({
   ],
   ...FORMS['shadcn-app'],
   sources: [
-    {
-      what: 'a plain tag',
-      target: (tab) => tab.locator('h1'),
-      file: 'src/App.tsx',
-      marker: '<h1>',
-      component: 'App',
-    },
+    heading(),
     {
       what: 'the shadcn Button (written in components/ui/button.tsx, used in App.tsx)',
       target: (tab) => tab.getByRole('button', { name: 'Count' }),

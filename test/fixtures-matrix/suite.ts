@@ -20,6 +20,17 @@ export interface FixtureCase extends FixtureForm {
   sources: Array<{ what: string; target: (tab: Tab) => Locator; file: string; marker: string; component?: string }>;
 }
 
+/** A fixture's h1: a plain tag, whose component is the one that renders it (its owner). */
+export function heading(file = 'src/App.tsx', component = 'App'): FixtureCase['sources'][number] {
+  return {
+    what: 'a plain tag (its owner is the component that renders it)',
+    target: (tab) => tab.locator('h1'),
+    file,
+    marker: '<h1>',
+    component,
+  };
+}
+
 /**
  * The same checks for every fixture: snapshot, fill with the app's state checked, refs across a reload, source.
  * Returns the file's fixture world (started in beforeAll) for the fixture's own tests.
