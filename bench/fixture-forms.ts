@@ -16,6 +16,7 @@ const FIXTURES: Array<[FixtureName, string]> = [
   ['radix-app', 'Radix Select + Headless UI (Vite)'],
   ['vue-app', 'Vue 3 (Vite)'],
   ['svelte-app', 'Svelte 5 (Vite)'],
+  ['angular-app', 'Angular Material 21 (Vite, @analogjs/vite-plugin-angular)'],
 ];
 
 /** Whether two saved values are the same (arrays, objects and scalars, as JSON). */

@@ -198,4 +198,32 @@ export const FORMS = {
   },
   // the same form, written as a Next.js client component
   'next-app': TRIP,
+  'angular-app': {
+    fill: {
+      fields: {
+        Name: 'Ada',
+        Size: 'Large',
+        // Cheese is held: it goes
+        Toppings: ['Olives', 'Basil'],
+        City: 'Tokyo',
+        Arrival: '2027-03-15',
+        Plan: 'Pro',
+        Guests: 4,
+        Breakfast: true,
+        'I accept the terms': true,
+      },
+      button: 'Book',
+    },
+    saved: {
+      name: 'Ada',
+      size: 'l',
+      toppings: ['olives', 'basil'],
+      city: 'Tokyo',
+      plan: 'pro',
+      guests: 4,
+      breakfast: true,
+      terms: true,
+      arrival: '2027-03-15',
+    },
+  },
 } satisfies Partial<Record<FixtureName, FixtureForm>>;

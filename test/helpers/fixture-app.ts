@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import angular from '@analogjs/vite-plugin-angular';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -25,7 +26,8 @@ export type FixtureName =
   | 'aria-app'
   | 'chakra-app'
   | 'shadcn-app'
-  | 'next-app';
+  | 'next-app'
+  | 'angular-app';
 
 interface FixtureSpec {
   /** served by Vite with these plugins, or by `next dev` */
@@ -68,6 +70,15 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
   'antd-app': { plugins: () => [react()], deps: [...REACT_DEPS, 'antd'] },
   'vue-app': { plugins: () => [vue()], deps: ['vue'] },
   'next-app': { plugins: () => [], deps: [], next: true },
+  'angular-app': {
+    plugins: () => [
+      asApp(() =>
+        angular({ tsconfig: fileURLToPath(new URL('../fixtures/angular-app/tsconfig.app.json', import.meta.url)) }),
+      ),
+    ],
+    // the Angular plugin links and pre-bundles Angular's packages itself
+    deps: [],
+  },
   'mantine-app': {
     plugins: () => [react()],
     deps: [...REACT_DEPS, '@mantine/core', '@mantine/dates', '@mantine/form', '@mantine/hooks', 'dayjs'],
@@ -98,6 +109,23 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
     deps: ['svelte', 'svelte/internal/client', 'svelte/internal/disclose-version'],
   },
 };
+
+/**
+ * The Angular plugin compiles for unit tests (JIT, no browser app) when it sees it runs under vitest: the fixture
+ * is an app served to a browser, so it is made as a dev server would make it.
+ */
+function asApp<T>(make: () => T): T {
+  const saved = { VITEST: process.env.VITEST, NODE_ENV: process.env.NODE_ENV };
+  delete process.env.VITEST;
+  process.env.NODE_ENV = 'development';
+  try {
+    return make();
+  } finally {
+    for (const [key, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  }
+}
 
 /**
  * One fixture world per test file: a bridge on port 0, the fixture served by a real Vite dev server with the
