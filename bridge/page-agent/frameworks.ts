@@ -51,6 +51,7 @@ const PROBES: Array<[string, Probe]> = [
   ['Vite', () => Boolean(document.querySelector('script[src*="/@vite/client"]'))],
   // component libraries, by the marks each leaves on what it renders
   ['Mantine', () => has('html[data-mantine-color-scheme], [class*="mantine-"]')],
+  ['Angular Material', () => has('[class*="mat-mdc-"]')],
   ['MUI', () => has('[class*="MuiButtonBase-root"], [class*="MuiInputBase-root"], [class*="MuiPaper-root"]')],
   ['Ant Design', () => has('[class^="ant-"], [class*=" ant-"]')],
   ['Chakra UI', () => has('[class^="chakra-"], [class*=" chakra-"]')],

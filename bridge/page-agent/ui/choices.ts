@@ -1,6 +1,5 @@
 import { isTextControl } from '../commands/values.js';
 import { clickSequence } from '../commands/events.js';
-import { contentText } from '../dom/aria.js';
 import { chipsIn, hiddenSelection, splitList, widgetRoot } from './chips.js';
 import {
   chooseOption,
@@ -11,6 +10,7 @@ import {
   OptionError,
   openOptions,
   optionText,
+  ownText,
   pressOption,
   shownChoice,
   showsPlaceholder,
@@ -45,7 +45,7 @@ export function shownChoices(combo: Element): string[] {
   const hidden = hiddenSelection(root);
   if (hidden) return hidden;
   if (isTextControl(combo) || showsPlaceholder(combo)) return [];
-  return splitList(contentText(combo, 400));
+  return splitList(ownText(combo));
 }
 
 function selectedIn(options: Element[]): string[] {

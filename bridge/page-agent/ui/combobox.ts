@@ -2,8 +2,9 @@ import { isA } from '../dom/realm.js';
 import { clickSequence } from '../commands/events.js';
 import { parseChord, press } from '../commands/keys.js';
 import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
-import { contentText, isListboxButton } from '../dom/aria.js';
+import { isListboxButton } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
+import { settled } from '../dom/settle.js';
 import { widgetRoot } from './chips.js';
 
 /**
@@ -110,7 +111,11 @@ export function match(options: Element[], wanted: string): Element | undefined {
 
 /** Escape, then a moment for the list to go (its aria-expanded, or the list itself), so the next press opens it. */
 async function close(combo: Element): Promise<void> {
-  press(combo.ownerDocument.activeElement ?? combo, parseChord('Escape'));
+  // Escape where the widget listens: the focused option or box, else the combobox itself (focus may be on body)
+  const active = combo.ownerDocument.activeElement;
+  const list = openList(combo, new Set());
+  const inside = active && (combo.contains(active) || active === combo || list?.contains(active));
+  press(inside ? active : combo, parseChord('Escape'));
   for (let waited = 0; waited < 500 && combo.getAttribute('aria-expanded') === 'true'; waited += 16) await frame();
 }
 
@@ -150,7 +155,11 @@ export async function openOptions(
     list = await waitForList(combo, before, 800);
   }
   if (!list) throw new OptionError(`${what} did not open a list of options when pressed`);
-  return { list, options: visibleOptions(list) };
+  // a list that has just appeared may still be wiring itself up (Angular Material's autocomplete listens to its
+  // options only once the panel has rendered): let it settle before an option is pressed
+  await settled(300, 50);
+  const shown = list.isConnected ? list : (openList(combo, before) ?? list);
+  return { list: shown, options: visibleOptions(shown) };
 }
 
 /**
@@ -235,13 +244,35 @@ function besideText(root: Element, box: Element): string {
   return normalize(out);
 }
 
+/**
+ * The text a combobox shows as its value: its own text without a popup it renders inside itself (Angular
+ * Material's select panel is a native popover inside the host), and without aria-hidden icons.
+ */
+export function ownText(combo: Element): string {
+  let out = '';
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) out += child.textContent ?? '';
+      else if (isA(child, Element)) {
+        if (child.matches('[role=listbox], [role=option], [role=dialog], [popover], [aria-hidden=true], [hidden]'))
+          continue;
+        out += ' ';
+        walk(child);
+        out += ' ';
+      }
+    }
+  };
+  walk(combo);
+  return normalize(out);
+}
+
 /** What a combobox shows now: its text box's value, else its own text, else the value a library renders beside it. */
 export function shownChoice(combo: Element): string {
   if (isTextControl(combo) && combo.value) return combo.value;
   if (!isA(combo, HTMLInputElement)) {
     if (showsPlaceholder(combo)) return '';
     // the text a person reads on it, without the icons a library marks aria-hidden (React Aria's "▼")
-    const own = contentText(combo, 400);
+    const own = ownText(combo);
     if (own) return own;
   }
   const selection = combo

@@ -21,19 +21,27 @@ const CONTAINER_DEPTH = 5;
 export function containerLabel(el: Element, isField: (other: Element) => boolean): string {
   let inner: Element = el;
   for (let node = el.parentElement, depth = 0; node && depth < CONTAINER_DEPTH; node = node.parentElement, depth++) {
+    // a short text just before the part of the container that holds the control (a label above a slider)
+    const before = captionBefore(inner);
+    if (before) return before;
     const others = [...node.querySelectorAll('*')].some(isField);
     if (others) return '';
     const caption = [...node.querySelectorAll(CAPTION)].find(
       (c) => !c.contains(el) && !inner.contains(c) && isVisible(c) && normalize(c.textContent),
     );
     if (caption) return normalize(caption.textContent);
-    // a short text just before the part of the container that holds the control
-    const before = inner.previousElementSibling;
-    const text = before && isVisible(before) ? normalize(before.textContent) : '';
-    if (text && text.length <= 60 && !before?.querySelector('input, select, textarea, button')) return text;
     inner = node;
   }
   return '';
+}
+
+/** The text of the element just before `el`, when it reads as a caption: short, no control in it, not another's label. */
+function captionBefore(el: Element): string {
+  const before = el.previousElementSibling;
+  if (!before || !isVisible(before) || before.querySelector('input, select, textarea, button')) return '';
+  if (before.localName === 'label' && ((before as HTMLLabelElement).control || before.hasAttribute('for'))) return '';
+  const text = normalize(before.textContent);
+  return text.length <= 60 ? text : '';
 }
 
 /** Form items of component libraries (MUI, Ant Design, shadcn) put the label beside a wrapper, not on the control. */

@@ -101,7 +101,10 @@ function isWhole(el: Element): boolean {
   if (role === 'group') return isDateGroup(el);
   if (role === 'radiogroup') return isAriaRadioGroup(el);
   const popup = el.getAttribute('aria-haspopup');
-  if ((popup === 'dialog' || popup === 'grid') && role !== 'combobox') return isPickerButton(el);
+  // a button that opens a dialog is a field only as a date picker's (or another picker's) button; a text box
+  // that opens one (Angular Material's datepicker input) is a text box
+  const button = el.localName === 'button' || role === 'button';
+  if (button && (popup === 'dialog' || popup === 'grid') && role !== 'combobox') return isPickerButton(el);
   return true;
 }
 
