@@ -116,7 +116,8 @@ export function writeReport(measured: BenchRow[], notes: string[], partial = fal
         `| ${r.group} | ${r.name}${r.note ? ` — ${r.note}` : ''} | ${r.value} ${r.unit} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
     ),
     '',
-    ...(notes.length ? ['## Notes', '', ...notes.map((n) => `- ${n}`), ''] : []),
+    // a partial run brings the previous notes: a note it writes again is listed once
+    ...(notes.length ? ['## Notes', '', ...[...new Set(notes)].map((n) => `- ${n}`), ''] : []),
   ];
   writeFileSync('docs/PERFORMANCE.md', lines.join('\n'));
 }
