@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, statSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { credentialHash, credentialProof, matchesHash, mintCredential, parseCredential } from '../credentials.js';
+import { Conflict, Invalid, NotFound } from '../errors.js';
+import { PRIVATE_FILE, privateDir } from '../private-files.js';
+
+/**
+ * Agent tokens: one per agent on another machine (`aiti-bridge agent-token create NAME`), bound to the agent id
+ * NAME, so on the remote listener an agent is who its token says and not what its clientInfo claims. Kept in
+ * `<appDir>/agent-tokens.jsonl` (0600), one line per change: the CLI appends while the bridge runs, and the bridge
+ * reads the lines again whenever the file changes, so a token revoked from a terminal is refused at once. Only the
+ * sha256 of each token is written; the token itself is shown once, when it is made.
+ */
+export interface AgentTokenRecord {
+  id: string;
+  /** the agent id the token speaks for */
+  name: string;
+  hash: string;
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
+}
+
+type Line =
+  | { op: 'create'; id: string; name: string; hash: string; createdAt: string; expiresAt?: string }
+  | { op: 'revoke'; id: string; at: string }
+  | { op: 'used'; id: string; at: string };
+
+/** An agent id a token may be bound to: a plain name every OS takes as a file name too. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Last use is written at most this often per token (the window shows the exact time while the bridge runs). */
+const USED_EVERY_MS = 10 * 60_000;
+
+/** `30d`, `12h`, `90m` or `never` → milliseconds (undefined for never). */
+export function parseExpiry(raw: string): number | undefined {
+  if (raw === 'never') return undefined;
+  const match = /^(\d+)([mhd])$/.exec(raw.trim());
+  const n = match ? Number(match[1]) : 0;
+  if (!match || n < 1)
+    throw new Invalid(`--expires must be a number of minutes, hours or days (90m, 12h, 30d) or "never", got "${raw}"`);
+  return n * { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
+}
+
+export const DEFAULT_EXPIRY = '30d';
+
+export class AgentTokens {
+  private records = new Map<string, AgentTokenRecord>();
+  private seen = '';
+  private watcher?: FSWatcher;
+  private readonly revokeListeners = new Set<(record: AgentTokenRecord) => void>();
+  private readonly changeListeners = new Set<() => void>();
+  private loaded = false;
+  private readonly usedWritten = new Map<string, number>();
+  /** answers proofs for ids nobody holds, so a prober learns nothing about which ids exist */
+  private readonly decoy = randomBytes(32).toString('base64url');
+
+  constructor(
+    private readonly file: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.reload();
+  }
+
+  /** Watches the file (the CLI writes it): revoked tokens reach the listeners at once. */
+  watch(): void {
+    if (this.watcher) return;
+    privateDir(dirname(this.file));
+    const name = basename(this.file);
+    this.watcher = watch(dirname(this.file), (_event, changed) => {
+      if (!changed || changed === name) this.reload();
+    });
+    this.watcher.unref();
+  }
+
+  close(): void {
+    this.watcher?.close();
+  }
+
+  /** Called with each token revoked from now on (here or by another process). */
+  onRevoke(listener: (record: AgentTokenRecord) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
+  /** Called whenever the tokens changed (made, revoked, here or by another process). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  create(name: string, expiresInMs?: number): { token: string; record: AgentTokenRecord } {
+    this.reload();
+    if (!NAME.test(name))
+      throw new Invalid(
+        `agent token name must be a plain agent id (letters, digits, ".", "_", "-"; at most 64, not starting with a dot), got "${name}"`,
+        'name',
+      );
+    const held = this.boundRecords(name);
+    if (held.length) {
+      const record = held[0];
+      const expired = record?.expiresAt && Date.parse(record.expiresAt) <= this.now();
+      throw new Conflict(
+        `agent "${name}" has a token already (${record?.id}, made ${record?.createdAt}${expired ? `, expired ${record?.expiresAt}` : ''}); revoke it first (aiti-bridge agent-token revoke ${name}) or pick another name`,
+        'name',
+      );
+    }
+    const { token, id, hash } = mintCredential('agent');
+    const createdAt = new Date(this.now()).toISOString();
+    const expiresAt = expiresInMs === undefined ? undefined : new Date(this.now() + expiresInMs).toISOString();
+    this.append({ op: 'create', id, name, hash, createdAt, ...(expiresAt ? { expiresAt } : {}) });
+    this.reload();
+    const record = this.records.get(id);
+    if (!record) throw new Error(`agent token ${id} was written but does not read back from ${this.file}`);
+    return { token, record };
+  }
+
+  /** Revokes the tokens of agent `nameOrId` (or the token with that id); returns them. */
+  revoke(nameOrId: string): AgentTokenRecord[] {
+    this.reload();
+    const targets = [...this.records.values()].filter(
+      (r) => !r.revokedAt && (r.name === nameOrId || r.id === nameOrId),
+    );
+    if (!targets.length) {
+      const names = this.list().map((r) => r.name);
+      throw new NotFound(
+        `no agent token named "${nameOrId}"; ${names.length ? `tokens: ${names.join(', ')}` : 'there are none'}`,
+        'name',
+      );
+    }
+    const at = new Date(this.now()).toISOString();
+    for (const record of targets) this.append({ op: 'revoke', id: record.id, at });
+    this.reload();
+    return targets.map((r) => this.records.get(r.id) ?? r);
+  }
+
+  /** Tokens not revoked, newest first (expired ones included: they still hold their name). */
+  list(): AgentTokenRecord[] {
+    this.reload();
+    return [...this.records.values()].filter((r) => !r.revokedAt).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+  }
+
+  /** The record a live token belongs to (not revoked, not expired), marking its use; undefined otherwise. */
+  verify(token: string): AgentTokenRecord | undefined {
+    const parsed = parseCredential(token);
+    if (parsed?.kind !== 'agent') return undefined;
+    this.reload();
+    const record = this.records.get(parsed.id);
+    if (!record || record.revokedAt || !matchesHash(token, record.hash)) return undefined;
+    if (record.expiresAt && Date.parse(record.expiresAt) <= this.now()) return undefined;
+    this.markUsed(record);
+    return record;
+  }
+
+  /** Why `token` is refused, for the 401 (it names the agent only to the one who holds its token). */
+  refusal(token: string): string {
+    const parsed = parseCredential(token);
+    const record = parsed ? this.records.get(parsed.id) : undefined;
+    if (!record || !matchesHash(token, record.hash)) return 'unknown agent token';
+    if (record.revokedAt) return `the agent token of "${record.name}" was revoked at ${record.revokedAt}`;
+    return `the agent token of "${record.name}" expired at ${record.expiresAt}; make a new one (aiti-bridge agent-token revoke ${record.name}, then create)`;
+  }
+
+  /** The token proof of id `id` (credentials.ts), or a decoy's for an id nobody holds. */
+  proof(id: string, nonce: string): string {
+    this.reload();
+    const record = this.records.get(id);
+    return credentialProof(record && !record.revokedAt ? record.hash : credentialHash(this.decoy), nonce, id);
+  }
+
+  /** Whether an agent id belongs to a token (then only that token, or the human, may speak for it). */
+  bindsName(agentId: string): boolean {
+    return this.boundRecords(agentId).length > 0;
+  }
+
+  private boundRecords(name: string): AgentTokenRecord[] {
+    this.reload();
+    return [...this.records.values()].filter((r) => r.name === name && !r.revokedAt);
+  }
+
+  private markUsed(record: AgentTokenRecord): void {
+    const at = this.now();
+    record.lastUsedAt = new Date(at).toISOString();
+    const written = this.usedWritten.get(record.id) ?? 0;
+    if (at - written < USED_EVERY_MS) return;
+    this.usedWritten.set(record.id, at);
+    try {
+      this.append({ op: 'used', id: record.id, at: record.lastUsedAt });
+    } catch {
+      // last use is a convenience: a full disk must not refuse the agent
+    }
+  }
+
+  private append(line: Line): void {
+    privateDir(dirname(this.file));
+    const fd = openSync(this.file, 'a', PRIVATE_FILE);
+    try {
+      writeSync(fd, JSON.stringify(line) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Reads the file again when it changed since the last read (size and mtime). */
+  private reload(): void {
+    let stamp = '';
+    try {
+      const stat = statSync(this.file);
+      stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch {
+      stamp = 'none';
+    }
+    if (stamp === this.seen) return;
+    this.seen = stamp;
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      // no tokens made yet
+    }
+    const before = this.records;
+    const records = new Map<string, AgentTokenRecord>();
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      let line: Partial<Record<'op' | 'id' | 'name' | 'hash' | 'createdAt' | 'expiresAt' | 'at', unknown>>;
+      try {
+        line = JSON.parse(raw) as typeof line;
+      } catch {
+        continue; // a torn last line (a crash mid-append): that change never happened
+      }
+      if (typeof line.id !== 'string') continue;
+      if (line.op === 'create' && typeof line.name === 'string' && typeof line.hash === 'string') {
+        records.set(line.id, {
+          id: line.id,
+          name: line.name,
+          hash: line.hash,
+          createdAt: String(line.createdAt),
+          ...(typeof line.expiresAt === 'string' ? { expiresAt: line.expiresAt } : {}),
+        });
+      } else {
+        const record = records.get(line.id);
+        if (!record || typeof line.at !== 'string') continue;
+        if (line.op === 'revoke') record.revokedAt = line.at;
+        if (line.op === 'used') record.lastUsedAt = line.at;
+      }
+    }
+    for (const [id, record] of records) {
+      const known = before.get(id);
+      // the exact last use lives here while the bridge runs; the file has it to the write
+      if (known?.lastUsedAt && (!record.lastUsedAt || known.lastUsedAt > record.lastUsedAt))
+        record.lastUsedAt = known.lastUsedAt;
+    }
+    this.records = records;
+    for (const [id, record] of records) {
+      if (record.revokedAt && before.has(id) && !before.get(id)?.revokedAt)
+        for (const listener of this.revokeListeners) listener(record);
+    }
+    const structural = (map: Map<string, AgentTokenRecord>) =>
+      [...map.values()].map((r) => `${r.id}:${r.revokedAt ?? ''}`).join(',');
+    if (this.loaded && structural(before) !== structural(records))
+      for (const listener of this.changeListeners) listener();
+    this.loaded = true;
+  }
+}

@@ -1,0 +1,158 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { matchesHash, mintCredential, parseCredential } from '../credentials.js';
+import { NotFound } from '../errors.js';
+import { PRIVATE_FILE, privateDir } from '../private-files.js';
+
+/**
+ * The devices paired with the desk (a phone, a laptop through a tunnel): each holds a device token, the human's
+ * role on the remote listener. Kept in `<appDir>/devices.json` (0600) with only the sha256 of each token; only
+ * the bridge writes it. Revoking a device forgets it, and the listeners close its streams at once.
+ */
+export interface Device {
+  id: string;
+  name: string;
+  hash: string;
+  pairedAt: string;
+  lastUsedAt?: string;
+}
+
+/** Last use is written at most this often (the window shows the exact time while the bridge runs). */
+const WRITE_USE_EVERY_MS = 60_000;
+
+export class Devices {
+  private readonly devices = new Map<string, Device>();
+  private readonly revokeListeners = new Set<(device: Device) => void>();
+  private readonly changeListeners = new Set<() => void>();
+  private useTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly file: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return; // nothing paired yet
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(
+        `${file} is not JSON (${(error as Error).message}); move it away to forget every paired device, then pair them again`,
+      );
+    }
+    const list = (parsed as { devices?: unknown }).devices;
+    for (const d of Array.isArray(list) ? (list as Array<Partial<Device>>) : []) {
+      if (typeof d.id !== 'string' || typeof d.name !== 'string' || typeof d.hash !== 'string') continue;
+      this.devices.set(d.id, {
+        id: d.id,
+        name: d.name,
+        hash: d.hash,
+        pairedAt: String(d.pairedAt),
+        ...(typeof d.lastUsedAt === 'string' ? { lastUsedAt: d.lastUsedAt } : {}),
+      });
+    }
+  }
+
+  list(): Device[] {
+    return [...this.devices.values()].sort((a, b) => (a.pairedAt < b.pairedAt ? 1 : -1));
+  }
+
+  /** Pairs a new device: on disk (fsynced) before it returns, with the token to hand over once. */
+  add(name: string): { device: Device; token: string } {
+    const { token, id, hash } = mintCredential('device');
+    const device: Device = { id, name, hash, pairedAt: new Date(this.now()).toISOString() };
+    this.devices.set(id, device);
+    try {
+      this.save();
+    } catch (error) {
+      this.devices.delete(id);
+      throw error;
+    }
+    this.changed();
+    return { device, token };
+  }
+
+  /** The paired device a token belongs to, marking its use; undefined for anything else. */
+  verify(token: string): Device | undefined {
+    const parsed = parseCredential(token);
+    if (parsed?.kind !== 'device') return undefined;
+    const device = this.devices.get(parsed.id);
+    if (!device || !matchesHash(token, device.hash)) return undefined;
+    device.lastUsedAt = new Date(this.now()).toISOString();
+    this.useTimer ??= setTimeout(() => {
+      this.useTimer = undefined;
+      this.saveQuietly();
+    }, WRITE_USE_EVERY_MS).unref();
+    return device;
+  }
+
+  revoke(id: string): Device {
+    const device = this.devices.get(id);
+    if (!device) {
+      const known = this.list().map((d) => `${d.id} (${d.name})`);
+      throw new NotFound(
+        `no paired device "${id}"; ${known.length ? `paired: ${known.join(', ')}` : 'none is paired'}`,
+        'deviceId',
+      );
+    }
+    this.devices.delete(id);
+    try {
+      this.save();
+    } catch (error) {
+      this.devices.set(id, device);
+      throw error;
+    }
+    for (const listener of this.revokeListeners) listener(device);
+    this.changed();
+    return device;
+  }
+
+  onRevoke(listener: (device: Device) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Writes the last uses still owed (the bridge is stopping). */
+  close(): void {
+    if (this.useTimer) {
+      clearTimeout(this.useTimer);
+      this.useTimer = undefined;
+      this.saveQuietly();
+    }
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  private saveQuietly(): void {
+    try {
+      this.save();
+    } catch {
+      // last use is a convenience; the next pairing or revoke writes it again
+    }
+  }
+
+  /** The whole list, written to a temporary file, fsynced, then renamed over the old one. */
+  private save(): void {
+    privateDir(dirname(this.file));
+    const temp = `${this.file}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'w', PRIVATE_FILE);
+    try {
+      writeSync(fd, JSON.stringify({ devices: this.list() }, null, 2) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, this.file);
+  }
+}

@@ -1,0 +1,102 @@
+import * as z from 'zod';
+import { IsoTime } from './common.js';
+
+/**
+ * Away from the desk (README "Away from the desk"): pairing a device through the remote listener, the desk's
+ * Devices panel, and agent tokens for agents on other machines.
+ */
+
+/** POST /bridge/pair/start (open on the remote listener): the one-time code from the QR link, and a name. */
+export const PairStartBody = z.object({
+  code: z.string().min(16).max(64),
+  name: z.string().min(1).max(60),
+});
+export const PairStartAnswer = z.object({
+  /** what the device polls with; it collects the token once the desk approves */
+  secret: z.string(),
+  /** the same words the desk's approval card shows */
+  phrase: z.string(),
+  expiresAt: IsoTime,
+});
+export type PairStartAnswer = z.infer<typeof PairStartAnswer>;
+
+/** POST /bridge/pair/status: the device asks how its request stands; `approved` sets its device cookie, once. */
+export const PairStatusBody = z.object({ secret: z.string().min(16).max(64) });
+export const PairState = z.enum(['waiting', 'approved', 'refused', 'expired', 'collected']);
+export const PairStatusAnswer = z.object({ state: PairState });
+export type PairStatusAnswer = z.infer<typeof PairStatusAnswer>;
+
+/** GET /bridge/whoami: which party the window is (the desk, with the human's token, or a paired device). */
+export const WhoAmIAnswer = z.object({
+  party: z.enum(['desk', 'device']),
+  /** the device's own name */
+  name: z.string().optional(),
+});
+export type WhoAmIAnswer = z.infer<typeof WhoAmIAnswer>;
+
+export const DeviceRow = z.object({
+  deviceId: z.string(),
+  name: z.string(),
+  pairedAt: IsoTime,
+  lastUsedAt: IsoTime.optional(),
+  /** streams and requests it has open now */
+  connected: z.number().int().nonnegative(),
+});
+export type DeviceRow = z.infer<typeof DeviceRow>;
+
+/** A device waiting for the desk's yes. */
+export const PairingRow = z.object({
+  requestId: z.string(),
+  name: z.string(),
+  phrase: z.string(),
+  expiresAt: IsoTime,
+});
+export type PairingRow = z.infer<typeof PairingRow>;
+
+export const AgentTokenRow = z.object({
+  id: z.string(),
+  /** the agent id the token speaks for */
+  name: z.string(),
+  createdAt: IsoTime,
+  expiresAt: IsoTime.optional(),
+  lastUsedAt: IsoTime.optional(),
+  expired: z.boolean(),
+});
+export type AgentTokenRow = z.infer<typeof AgentTokenRow>;
+
+/**
+ * The desk's `devices` event (and GET /bridge/devices): paired devices, devices waiting for approval, agent tokens,
+ * and where the remote listener is (absent without --remote). Sent only to the desk, never to a device.
+ */
+export const DevicesEvent = z.object({
+  remote: z.object({ url: z.string() }).optional(),
+  devices: z.array(DeviceRow),
+  pairings: z.array(PairingRow),
+  agentTokens: z.array(AgentTokenRow),
+});
+export type DevicesEvent = z.infer<typeof DevicesEvent>;
+
+/** POST /bridge/pairing (the desk): a fresh one-time code, its link and the QR code of the link (SVG). */
+export const PairingCodeAnswer = z.object({
+  url: z.string(),
+  qrSvg: z.string(),
+  expiresAt: IsoTime,
+});
+export type PairingCodeAnswer = z.infer<typeof PairingCodeAnswer>;
+
+export const PairingDecisionBody = z.object({ requestId: z.string().min(1).max(64) });
+export const DeviceRevokeBody = z.object({ deviceId: z.string().min(1).max(64) });
+
+export const AgentTokenCreateBody = z.object({
+  name: z.string().min(1).max(64),
+  /** `30d`, `12h`, `90m` or `never` (default 30d) */
+  expires: z.string().max(16).optional(),
+});
+export const AgentTokenCreated = z.object({
+  token: z.string(),
+  row: AgentTokenRow,
+  /** what to paste into each MCP client on the agent's machine */
+  setup: z.array(z.object({ client: z.string(), text: z.string() })),
+});
+export type AgentTokenCreated = z.infer<typeof AgentTokenCreated>;
+export const AgentTokenRevokeBody = z.object({ name: z.string().min(1).max(64) });
