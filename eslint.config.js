@@ -16,6 +16,7 @@ const protocol = 'bridge/protocol/';
 /** the root files everything may use: errors, ports, limits, the logger, config */
 const kernel = [
   'bridge/config.ts',
+  'bridge/credentials.ts',
   'bridge/errors.ts',
   'bridge/event-stream.ts',
   'bridge/limits.ts',
@@ -63,6 +64,8 @@ const importRules = [
   ...domain('bridge/agents/', []),
   ...domain('bridge/pages/', []),
   ...domain('bridge/window/', ['bridge/agents/', 'bridge/pages/'], ['zod']),
+  // pairing draws its QR code here (uqr), so the window carries no QR library
+  ...domain('bridge/devices/', ['bridge/agents/'], ['uqr']),
   ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/pages/', 'bridge/window/']),
   ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/pages/', 'bridge/window/']),
   {
@@ -107,6 +110,23 @@ const importRules = [
     why: "mcp/routes.ts is the MCP endpoint's HTTP route",
   },
   {
+    files: ['bridge/remote/**/*.ts'],
+    allow: [
+      'bridge/remote/',
+      'bridge/agents/',
+      'bridge/devices/',
+      protocol,
+      ...kernel,
+      'bridge/context.ts',
+      'bridge/startup-error.ts',
+      'bridge/http/',
+      'koa',
+      '@koa/router',
+      'node:*',
+    ],
+    why: 'the remote listener is an HTTP edge beside the local one: its server, its guards, the agent-token command and notifications, no MCP internals',
+  },
+  {
     files: ['bridge/shim/**/*.ts'],
     allow: [
       'bridge/shim/',
@@ -143,11 +163,13 @@ const importRules = [
     allow: [
       'bridge/agents/',
       'bridge/asks/',
+      'bridge/devices/',
       'bridge/http/',
       'bridge/images/',
       'bridge/inbox/',
       'bridge/mcp/',
       'bridge/pages/',
+      'bridge/remote/',
       'bridge/window/',
       protocol,
       ...kernel,
@@ -173,6 +195,7 @@ const importRules = [
       'bridge/version.ts',
       'bridge/shim/',
       'bridge/register/',
+      'bridge/remote/agent-token-command.ts',
       'node:*',
     ],
     why: 'the aiti-bridge command picks one mode and loads only it',

@@ -16,6 +16,13 @@ import { Tarpit } from './http/tarpit.js';
 import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
+import { AgentTokens } from './agents/tokens.js';
+import { Devices } from './devices/devices.js';
+import { CredentialLinks } from './devices/links.js';
+import { Pairings } from './devices/pairing.js';
+import { devicesEvent } from './devices/view.js';
+import { createRemoteApp, listenRemote, type RemoteListener } from './remote/listener.js';
+import { AskNotifier } from './remote/notify.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
 import { trackAnswers } from './shutdown.js';
@@ -41,6 +48,8 @@ export interface Bridge {
   uiUrl: string;
   port: number;
   token: string;
+  /** the remote listener (--remote): where devices and agents elsewhere reach it, and its port */
+  remote?: { url: string; port: number };
   context: BridgeContext;
   close(): Promise<void>;
 }
@@ -67,7 +76,18 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   let origins: string[] = [];
   const limits = new LimitCounters(resolveLimits(config.limits));
   const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir, limits });
-  const hub = new HumanHub(() => composeState(context));
+  const hub = new HumanHub(
+    () => composeState(context),
+    () => devicesEvent(context),
+  );
+  let devices: Devices;
+  try {
+    devices = new Devices(join(appDir, 'devices.json'));
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
+  const agentTokens = new AgentTokens(join(appDir, 'agent-tokens.jsonl'));
+  let remote: RemoteListener | undefined;
   const context: BridgeContext = {
     config,
     appDir,
@@ -98,7 +118,19 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
     images: new ImageStore(appDir),
     ownOrigins: () => origins,
+    agentTokens,
+    devices,
+    pairings: new Pairings({ devices, onChange: () => deskChanged() }),
+    credentialLinks: new CredentialLinks(),
+    remoteUrl: () => remote?.url,
   };
+  const deskChanged = () => hub.broadcastToDesk('devices', devicesEvent(context));
+  // a revoked credential loses what it has open at once, not at its next request
+  devices.onRevoke((device) => context.credentialLinks.cut(`device:${device.id}`));
+  agentTokens.onRevoke((record) => context.credentialLinks.cut(`agent:${record.id}`));
+  devices.onChange(deskChanged);
+  agentTokens.onChange(deskChanged);
+  agentTokens.watch();
   watchPages(context);
   watchOpenFile(context);
   const stopInbox = watchInbox(context);
@@ -123,6 +155,17 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     }
     answers.push(trackAnswers(unix.server));
   }
+  if (config.remote) {
+    const remoteApp = createRemoteApp(context, mountRoutes(context, 'remote'));
+    try {
+      remote = await listenRemote(context, remoteApp.callback());
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve));
+      await unix?.close();
+      throw error;
+    }
+    answers.push(trackAnswers(remote.server));
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -131,6 +174,19 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     log.warn(
       `listening on ${config.host}, but only programs on this machine are served (other machines get 403, whatever their headers say); ${reachFromElsewhere(port)}`,
     );
+  const notifier = config.notify
+    ? new AskNotifier({
+        topic: config.notify,
+        ...(config.notifyToken ? { token: config.notifyToken } : {}),
+        detail: config.notifyDetail,
+        afterMs: config.notifyAfterMs,
+        openAsks: () => context.asks.views(),
+        // never the token: whoever opens the link pairs, or already holds a device
+        windowUrl: () => `${remote?.url ?? url}/aiti/ui/`,
+        log: log.child('notify'),
+      })
+    : undefined;
+  const stopNotifier = notifier ? hub.subscribe(notifier.onEvent) : undefined;
 
   let closing: Promise<void> | undefined;
   return {
@@ -138,6 +194,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     uiUrl: `${url}/aiti/ui/#token=${encodeURIComponent(token)}`,
     port,
     token,
+    ...(remote ? { remote: { url: remote.url, port: remote.port } } : {}),
     context,
     close: () =>
       (closing ??= (async () => {
@@ -148,15 +205,21 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         context.tarpit.close();
         resultSockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const remoteClosed = remote ? new Promise<void>((resolve) => remote?.server.close(() => resolve())) : undefined;
         server.closeIdleConnections();
         unix?.server.closeIdleConnections();
+        remote?.server.closeIdleConnections();
         await Promise.all(answers.map((owed) => owed.settled()));
         context.windowFeed.close();
         context.hub.close();
         pages.close();
         context.agents.close();
         server.closeAllConnections();
-        await Promise.all([closed, unix?.close()]);
+        remote?.server.closeAllConnections();
+        stopNotifier?.();
+        await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
+        agentTokens.close();
+        devices.close();
         askRecords.stop();
         await askRecords.flush();
         stopInbox();

@@ -1,4 +1,4 @@
-import { ConfigError, configHelp, resolveConfig } from './config.js';
+import { ConfigError, configHelp, resolveConfig, sharedMachine } from './config.js';
 import { StartupError } from './startup-error.js';
 import { bridgeVersion } from './version.js';
 
@@ -10,6 +10,8 @@ Usage:
   aiti-bridge --register-shim [--dry-run] [--unregister]
                                      add (or remove) the "aiti" shim entry in Claude Code, Cursor, VS Code, Codex, Gemini CLI
   aiti-bridge call [<tool> [json]]   run one tool against the running bridge and print its result (no tool: list)
+  aiti-bridge agent-token create NAME [--expires 30d] | list | revoke NAME
+                                     tokens for agents on other machines (the remote listener, --remote)
   aiti-bridge --help | --version
 
 Options (flag > environment > default):
@@ -38,6 +40,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const { runCall } = await import('./shim/call.js');
     return runCall(argv.slice(1), env);
   }
+  if (argv[0] === 'agent-token') {
+    const { runAgentToken } = await import('./remote/agent-token-command.js');
+    return runAgentToken(argv.slice(1), env);
+  }
   if (argv.includes('--register-shim')) return registerCommand(argv);
   return serve(argv, env);
 }
@@ -55,15 +61,22 @@ async function registerCommand(argv: string[]): Promise<number> {
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const config = resolveConfig(argv, env);
+  const shared = sharedMachine(env);
   const { createBridge } = await import('./bridge.js');
   const bridge = await createBridge(config);
   process.stderr.write(
     `aiti-bridge ${bridge.context.version} listening on ${bridge.url}\n` +
       `  MCP endpoint:  ${bridge.url}/mcp/mcp\n` +
       (config.socket ? `  Unix socket:   AITI_BRIDGE_URL=unix:${config.socket} (for the stdio shim)\n` : '') +
+      (bridge.remote
+        ? `  remote:        ${bridge.remote.url} (devices pair from the window; agents: aiti-bridge agent-token create NAME)\n`
+        : '') +
       `  page agent:    <script src="${bridge.url}/aiti/page.js"></script>\n` +
       `  human window:  ${bridge.uiUrl}\n` +
-      `  data dir:      ${bridge.context.appDir}\n`,
+      `  data dir:      ${bridge.context.appDir}\n` +
+      (config.mcpAuth && shared
+        ? `  MCP asks for the agent token: ${shared} is set, so other users may share this machine's loopback (--mcp-auth=false turns it off)\n`
+        : ''),
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

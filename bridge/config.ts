@@ -32,11 +32,45 @@ export interface BridgeConfig {
    * machine with other users, agents reach the bridge through it (`AITI_BRIDGE_URL=unix:<path>`)
    */
   socket?: string;
+  /**
+   * the remote listener (`--remote [HOST:]PORT`): a second server where every request needs a device token or an
+   * agent token, whatever its peer address, Host or Origin (README "Away from the desk"); off when absent
+   */
+  remote?: ListenAddress;
+  /** the address devices and notifications are sent to (a tunnel's, e.g. https://laptop.tailnet.ts.net) */
+  remoteUrl?: string;
+  /** serve the page routes on the remote listener too (a browser on another machine) */
+  remotePages: boolean;
+  /** PEM files: the remote listener speaks HTTPS with them */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** an ntfy topic URL: "2 asks waiting: claude-code" is published there when nobody answers for a while */
+  notify?: string;
+  /** sent as Authorization: Bearer to the ntfy server (a protected topic) */
+  notifyToken?: string;
+  /** put the asks' questions in the notification (by default only how many and whose) */
+  notifyDetail: boolean;
+  /** ms an ask waits unanswered before the notification goes out */
+  notifyAfterMs: number;
   /** resource limits that differ from DEFAULT_LIMITS (bridge/limits.ts); not flags, for embedders and tests */
   limits?: Partial<Limits>;
 }
 
 export class ConfigError extends Error {}
+
+/** `--remote [HOST:]PORT`: where the remote listener listens (HOST defaults to 127.0.0.1, for a tunnel). */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * The variable that says other people share this machine's loopback (an SSH login, a Codespace, a devcontainer),
+ * or undefined. There MCP asks for the agent token by default: other users reach the same 127.0.0.1.
+ */
+export function sharedMachine(env: NodeJS.ProcessEnv): string | undefined {
+  return ['SSH_CONNECTION', 'CODESPACES', 'REMOTE_CONTAINERS'].find((name) => Boolean(env[name]));
+}
 
 export const DEFAULT_PORT = 8777;
 
@@ -53,16 +87,19 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfi
     dataDir: defaultDataDir(env),
     ttlMs: 600_000,
     openCmd: 'code --goto {file}:{line}',
-    mcpAuth: false,
+    mcpAuth: sharedMachine(env) !== undefined,
     allowedOrigins: [],
     allowedHosts: [],
     refuseLegacy: false,
     commandTimeoutMs: 30_000,
     pingMs: 15_000,
+    remotePages: false,
+    notifyDetail: false,
+    notifyAfterMs: 30_000,
   };
 }
 
-type Kind = 'port' | 'string' | 'bool' | 'list' | 'ms';
+type Kind = 'port' | 'string' | 'bool' | 'list' | 'ms' | 'address' | 'url';
 
 /** One flag/env pair. `parse` returns the config value's own type, so the table is checked against BridgeConfig. */
 interface OptionOf<K extends keyof BridgeConfig> {
@@ -107,6 +144,25 @@ export const PARSERS = {
     if (!raw.trim()) throw new ConfigError(`${source} must not be empty`);
     return raw;
   },
+  address(raw: string, source: string): ListenAddress {
+    const value = raw.trim();
+    const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(value) ?? /^()()(\d+)$/.exec(value);
+    const port = match ? Number(match[3]) : NaN;
+    if (!match || port > 65535)
+      throw new ConfigError(`${source} must be [HOST:]PORT (8778, 0.0.0.0:8778, [::]:8778), got "${raw}"`);
+    return { host: match[1] || match[2] || '127.0.0.1', port };
+  },
+  url(raw: string, source: string): string {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol))
+      throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
+    return url.href.replace(/\/$/, '');
+  },
 } satisfies Record<Kind, (raw: string, source: string) => unknown>;
 
 export const OPTIONS: Option[] = [
@@ -148,7 +204,7 @@ export const OPTIONS: Option[] = [
     key: 'mcpAuth',
     kind: 'bool',
     parse: PARSERS.bool,
-    help: 'require Authorization: Bearer <agent token> on the MCP endpoint (<data-dir>/aiti-bridge/agent-token; it cannot answer asks)',
+    help: 'require Authorization: Bearer <agent token> on the MCP endpoint (<data-dir>/aiti-bridge/agent-token; it cannot answer asks); on by default where SSH_CONNECTION, CODESPACES or REMOTE_CONTAINERS is set (other users share that loopback): --mcp-auth=false turns it off',
   },
   {
     flag: '--allowed-origins',
@@ -213,6 +269,78 @@ export const OPTIONS: Option[] = [
     kind: 'string',
     parse: PARSERS.string,
     help: 'also listen on this Unix socket, in a directory only you may enter (made 0700 when missing); agents then use AITI_BRIDGE_URL=unix:<path> (default: none)',
+  },
+  {
+    flag: '--remote',
+    env: 'AITI_REMOTE',
+    key: 'remote',
+    kind: 'address',
+    parse: PARSERS.address,
+    help: 'also listen on [HOST:]PORT (HOST 127.0.0.1 by default, for a tunnel) for devices and agents elsewhere: every request there needs a device token (pair in the window) or an agent token (aiti-bridge agent-token create NAME) (default: off)',
+  },
+  {
+    flag: '--remote-url',
+    env: 'AITI_REMOTE_URL',
+    key: 'remoteUrl',
+    kind: 'url',
+    parse: PARSERS.url,
+    help: "the remote listener's address as devices reach it, for the pairing QR code and notifications (e.g. https://laptop.tailnet.ts.net behind Tailscale Serve; default: the listener's own address)",
+  },
+  {
+    flag: '--remote-pages',
+    env: 'AITI_REMOTE_PAGES',
+    key: 'remotePages',
+    kind: 'bool',
+    parse: PARSERS.bool,
+    help: 'serve the page script and page routes on the remote listener too, for a browser on another machine (default: pages connect on this machine only)',
+  },
+  {
+    flag: '--tls-cert',
+    env: 'AITI_TLS_CERT',
+    key: 'tlsCert',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'PEM certificate: the remote listener speaks HTTPS (with --tls-key; e.g. from mkcert)',
+  },
+  {
+    flag: '--tls-key',
+    env: 'AITI_TLS_KEY',
+    key: 'tlsKey',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'PEM private key of --tls-cert',
+  },
+  {
+    flag: '--notify',
+    env: 'AITI_NOTIFY',
+    key: 'notify',
+    kind: 'url',
+    parse: PARSERS.url,
+    help: 'an ntfy topic URL (https://ntfy.sh/<topic>): "2 asks waiting: claude-code" is published there, with a link to the remote window, when asks wait unanswered (never their text unless --notify-detail, never a token)',
+  },
+  {
+    flag: '--notify-token',
+    env: 'AITI_NOTIFY_TOKEN',
+    key: 'notifyToken',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'access token of a protected ntfy topic (sent as Authorization: Bearer to the ntfy server only)',
+  },
+  {
+    flag: '--notify-detail',
+    env: 'AITI_NOTIFY_DETAIL',
+    key: 'notifyDetail',
+    kind: 'bool',
+    parse: PARSERS.bool,
+    help: "put the asks' questions in the notification (they then pass through the ntfy server)",
+  },
+  {
+    flag: '--notify-after',
+    env: 'AITI_NOTIFY_AFTER',
+    key: 'notifyAfterMs',
+    kind: 'ms',
+    parse: PARSERS.ms,
+    help: 'ms an ask waits unanswered before the notification (default 30000)',
   },
   {
     flag: '--ping',

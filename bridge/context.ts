@@ -1,7 +1,11 @@
 import type { AgentClaims } from './agents/claims.js';
 import type { AgentRegistry } from './agents/registry.js';
+import type { AgentTokens } from './agents/tokens.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
+import type { Devices } from './devices/devices.js';
+import type { CredentialLinks } from './devices/links.js';
+import type { Pairings } from './devices/pairing.js';
 import type { LimitCounters } from './limits.js';
 import type { Logger } from './log.js';
 import type { HumanHub } from './window/hub.js';
@@ -52,4 +56,14 @@ export interface BridgeContext {
   images: ImageStore;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
   ownOrigins: () => string[];
+  /** agent tokens for agents on other machines, each bound to its agent id (agent-tokens.jsonl) */
+  agentTokens: AgentTokens;
+  /** devices paired with the desk (devices.json) */
+  devices: Devices;
+  /** one-time pairing codes and the devices waiting for the desk's approval */
+  pairings: Pairings;
+  /** what each remote credential has open now, cut when it is revoked */
+  credentialLinks: CredentialLinks;
+  /** the remote listener's address as devices reach it (--remote-url, or its own), once it listens */
+  remoteUrl: () => string | undefined;
 }

@@ -1,6 +1,7 @@
 import type { InboxCounts } from '../protocol/index.js';
 import type { AgentClaims } from './claims.js';
 import type { AgentRegistry } from './registry.js';
+import type { AgentTokens } from './tokens.js';
 
 /** Who asks to speak for an agent id (README "Connecting agents" → who is calling). */
 export interface Claimant {
@@ -11,6 +12,8 @@ export interface Claimant {
   humanToken: boolean;
   /** the agentKey the caller passed */
   agentKey?: string;
+  /** the agent id the caller's agent token is bound to (the remote listener): it speaks for that id only */
+  boundTo?: string;
   /** true for the ids the session would be given by its client's own name (`claude-code`, `claude-code-2` …) */
   ownName(agentId: string): boolean;
 }
@@ -27,10 +30,17 @@ export interface ClaimSources {
   agents: Pick<AgentRegistry, 'get' | 'isOnline'>;
   claims: Pick<AgentClaims, 'verifyKey' | 'owner' | 'hasKey'>;
   inbox: { counts(agentId: string): InboxCounts };
+  agentTokens: Pick<AgentTokens, 'bindsName'>;
 }
 
 export function claimProblem(bridge: ClaimSources, agentId: string, who: Claimant): string | undefined {
+  if (who.boundTo !== undefined)
+    return agentId === who.boundTo
+      ? undefined
+      : `this connection's agent token belongs to agent "${who.boundTo}" and speaks for that id only, not "${agentId}"`;
   if (agentId === who.current || who.humanToken) return undefined;
+  if (bridge.agentTokens.bindsName(agentId))
+    return `agent id "${agentId}" belongs to an agent token (an agent on another machine: aiti-bridge agent-token list); pick another agentId`;
   const { claims } = bridge;
   if (who.agentKey !== undefined) {
     if (claims.verifyKey(agentId, who.agentKey)) return undefined;

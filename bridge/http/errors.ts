@@ -26,6 +26,9 @@ export class HttpError extends Error {
   }
 }
 
+/** What every 401 says (RFC 6750): send a bearer token. */
+export const AUTHENTICATE = 'Bearer realm="aiti-bridge"';
+
 /** The status of each domain error (bridge/errors.ts): the one place the domain meets HTTP status codes. */
 export function statusOf(error: BridgeError): number {
   if (error instanceof Invalid) return 400;
@@ -79,6 +82,8 @@ export function errorResponder(log: Logger) {
       if (status >= 500 || !err.expose) log.error(`${ctx.method} ${ctx.path} failed:`, error);
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = status;
+      // a bearer token is the only way in; no OAuth metadata, which makes some MCP clients ignore a static header
+      if (status === 401) ctx.set('WWW-Authenticate', AUTHENTICATE);
       ctx.body = {
         error: err.expose && err.message ? err.message : 'internal error',
         ...(err.field ? { field: err.field } : {}),

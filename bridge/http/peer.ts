@@ -22,10 +22,10 @@ export function acceptUnixPeer(socket: Socket): void {
 const PROXY_HEADERS = ['forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'x-cluster-client-ip'];
 const PROXY_PREFIXES = ['x-forwarded-', 'cf-', 'tailscale-', 'fly-', 'x-original-forwarded-'];
 
-/** How someone elsewhere reaches this bridge (until the remote listener exists). */
+/** How someone elsewhere reaches this bridge. */
 export function reachFromElsewhere(port: number | undefined): string {
   const p = port ?? 8777;
-  return `to use the bridge from another machine, forward its port over SSH (ssh -L ${p}:127.0.0.1:${p} <this machine>) and connect to 127.0.0.1:${p} there; a --remote listener that takes its own credentials is coming`;
+  return `to use the bridge from another machine, start it with --remote [HOST:]PORT, the listener where every request needs a device token (pair a phone from the window) or an agent token (aiti-bridge agent-token create NAME), and reach that port through SSH (ssh -R / ssh -L), Tailscale Serve or HTTPS (README "Away from the desk"); or forward this port over SSH (ssh -L ${p}:127.0.0.1:${p} <this machine>) and connect to 127.0.0.1:${p} there`;
 }
 
 /** The first proxy or identity header a request carries, as the client wrote it, or undefined. */

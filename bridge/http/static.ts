@@ -40,19 +40,27 @@ async function serveFile(root: string, rel: string): Promise<{ body: Buffer; typ
   }
 }
 
-/** GET /page.js (the page agent) and GET /ui/* (the human window), both also under /aiti. */
-export function staticRoutes(router: Router, assetsDir: string | undefined): void {
+/**
+ * GET /page.js (the page agent) and GET /ui/* (the human window), both also under /aiti. `pageScript: false` leaves
+ * the page agent out (the remote listener without --remote-pages).
+ */
+export function staticRoutes(
+  router: Router,
+  assetsDir: string | undefined,
+  { pageScript = true }: { pageScript?: boolean } = {},
+): void {
   const missing = (what: string) =>
     new HttpError(503, `${what} is not built; run "npm run build" in the aiti-bridge checkout`);
 
-  router.get('/page.js', async (ctx) => {
-    const file = assetsDir && (await serveFile(join(assetsDir, 'page'), 'page.js'));
-    if (!file) throw missing('the page agent');
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.type = file.type;
-    ctx.body = file.body;
-  });
+  if (pageScript)
+    router.get('/page.js', async (ctx) => {
+      const file = assetsDir && (await serveFile(join(assetsDir, 'page'), 'page.js'));
+      if (!file) throw missing('the page agent');
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = file.type;
+      ctx.body = file.body;
+    });
 
   router.get('/ui', async (ctx, next) => {
     // the router matches `/ui/` here too (trailing slashes are not strict): let the file route serve it

@@ -28,7 +28,14 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
   const sessions = new Map<string, McpSession>();
   router.all('/mcp/mcp', async (ctx) => {
     const sessionId = ctx.get('mcp-session-id');
-    if (sessionId) return serveSession(ctx, sessions.get(sessionId), sessionId);
+    const boundAgent = boundAgentOf(ctx);
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      // a session belongs to the token that opened it: another agent's token cannot ride on its id
+      if (session && session.boundAgent !== boundAgent)
+        return jsonRpcError(ctx, 403, `MCP session "${sessionId}" belongs to another agent; initialize your own`);
+      return serveSession(ctx, session, sessionId);
+    }
     if (ctx.method !== 'POST') {
       // 405 is what the MCP spec tells clients to expect when no server→client stream is offered here.
       ctx.set('Allow', 'POST');
@@ -49,6 +56,7 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
           clientVersion: params.clientInfo.version,
           capabilities: params.capabilities,
           transport: transportOf(ctx, 'streamable'),
+          ...(boundAgent !== undefined ? { boundAgent } : {}),
         },
         (ended) => {
           if (ended.id) sessions.delete(ended.id);
@@ -61,9 +69,14 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
       else session.end('initialize was refused');
       return;
     }
-    await serveStateless(ctx, bridge, body);
+    await serveStateless(ctx, bridge, body, boundAgent);
   });
 };
+
+/** The agent id of the request's agent token (set by the remote listener's MCP guard), if any. */
+function boundAgentOf(ctx: Context): string | undefined {
+  return (ctx.state as { boundAgent?: string }).boundAgent;
+}
 
 async function serveSession(ctx: Context, session: McpSession | undefined, sessionId: string): Promise<void> {
   if (!session) {
@@ -91,7 +104,12 @@ async function serveSession(ctx: Context, session: McpSession | undefined, sessi
  * A stateless call: a fresh server and transport for this one request, closed when it is answered. The answer
  * is JSON, or SSE when the client asked for progress and accepts a stream (so progress notifications flow).
  */
-async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown): Promise<void> {
+async function serveStateless(
+  ctx: Context,
+  bridge: BridgeContext,
+  body: unknown,
+  boundAgent: string | undefined,
+): Promise<void> {
   const named = AgentId.safeParse(ctx.get(AGENT_HEADER));
   if (named.success) {
     const key = ctx.get(AGENT_KEY_HEADER);
@@ -100,11 +118,14 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
       humanToken: carriesToken(ctx.get('authorization'), bridge.token),
       ownName: () => false,
       ...(key ? { agentKey: key } : {}),
+      ...(boundAgent !== undefined ? { boundTo: boundAgent } : {}),
     });
     if (problem) return jsonRpcError(ctx, 403, `${AGENT_HEADER}: ${problem}`);
   }
   const transportKind = transportOf(ctx, 'stateless');
-  let agent = bridge.agents.ensure(named.success ? named.data : 'stateless', { transport: transportKind });
+  let agent = bridge.agents.ensure(boundAgent ?? (named.success ? named.data : 'stateless'), {
+    transport: transportKind,
+  });
   const accept = ctx.get('accept');
   const stream = accept.includes('text/event-stream') && wantsProgress(body);
   const transport = new HttpTransport({ keepAliveMs: bridge.config.pingMs });
@@ -115,6 +136,7 @@ async function serveStateless(ctx: Context, bridge: BridgeContext, body: unknown
     bindAgent: (agentId) => (agent = bridge.agents.ensure(agentId, { transport: transportKind })),
     closed: closed.signal,
     stateless: true,
+    ...(boundAgent !== undefined ? { boundAgent } : {}),
   });
   ctx.res.once('close', () => closed.abort(new Error('the client closed the request')));
   try {

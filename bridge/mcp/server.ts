@@ -26,6 +26,8 @@ export interface McpConnection {
   stateless: boolean;
   /** the clientInfo name the session initialized with */
   clientName?: string;
+  /** the agent id the connection's agent token is bound to (the remote listener): its only identity */
+  boundAgent?: string;
 }
 
 export const SERVER_INSTRUCTIONS = `AITI Bridge connects you to the web page you are building and to the human at the desk.
@@ -78,6 +80,7 @@ function toolCall(connection: McpConnection, extra: Extra): ToolCall {
       stateless: connection.stateless,
       humanToken: carriesToken(extra.requestInfo?.headers.authorization, connection.bridge.token),
       ownName: (agentId) => !connection.stateless && isAutoName(agentId, connection.clientName),
+      ...(connection.boundAgent !== undefined ? { boundTo: connection.boundAgent } : {}),
     },
   };
 }

@@ -13,6 +13,8 @@ export interface SessionStart {
   clientVersion?: string;
   capabilities?: ClientCapabilities;
   transport: AgentTransport;
+  /** the agent id of the session's agent token (the remote listener): the session is that agent, whatever its clientInfo */
+  boundAgent?: string;
 }
 
 /**
@@ -51,6 +53,7 @@ export class McpSession {
       closed: this.closing.signal,
       stateless: false,
       ...(start.clientName ? { clientName: start.clientName } : {}),
+      ...(start.boundAgent !== undefined ? { boundAgent: start.boundAgent } : {}),
     });
     this.transport.onclose = () => this.end('the transport closed');
   }
@@ -59,8 +62,14 @@ export class McpSession {
   get agent(): Agent {
     if (!this.current) {
       const agents = this.bridge.agents;
-      // an id chosen with aiti_hello (it has an agentKey) is never handed out as a client's own name
-      const id = agents.idFor(this.start.clientName, (candidate) => this.bridge.claims.hasKey(candidate));
+      // an id chosen with aiti_hello (it has an agentKey), or an agent token's, is never handed out as a client's
+      // own name; a session with an agent token is that token's agent
+      const id =
+        this.start.boundAgent ??
+        agents.idFor(
+          this.start.clientName,
+          (candidate) => this.bridge.claims.hasKey(candidate) || this.bridge.agentTokens.bindsName(candidate),
+        );
       this.bridge.claims.record(id, 'session');
       this.current = agents.ensure(id, {
         ...(this.start.clientName ? { client: clientLabel(this.start) } : {}),
@@ -72,6 +81,11 @@ export class McpSession {
 
   get id(): string | undefined {
     return this.transport.sessionId;
+  }
+
+  /** the agent token's agent id this session was opened with (the remote listener), if any */
+  get boundAgent(): string | undefined {
+    return this.start.boundAgent;
   }
 
   /** Every request of this session passes here: the agent goes online and the idle clock restarts. */

@@ -3,6 +3,7 @@ import { AgentId, IsoTime, MsgId, PageId } from './common.js';
 import { AskUpdate, AskView } from './asks.js';
 import { InboxCounts, Message, MessageStatus } from './inbox.js';
 import { SessionRow } from './page.js';
+import { DevicesEvent } from './devices.js';
 
 /** The human window's stream (GET /bridge/sse?role=ai): a `state` event first, then deltas. */
 
@@ -62,6 +63,8 @@ export const AiEvents = {
   notify: z.object({ agentId: AgentId, title: z.string().optional(), body: z.string(), pageId: PageId.optional() }),
   /** the human was marked away or back (user_presence answer, or the window reporting idle) */
   presence: z.object({ away: z.boolean() }),
+  /** paired devices, devices waiting for approval, agent tokens: the desk's window only, never a device's */
+  devices: DevicesEvent,
   ping: z.object({ at: IsoTime }),
 } as const;
 export type AiEventName = keyof typeof AiEvents;
@@ -77,6 +80,14 @@ export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string() 
 export const TokenProofQuery = z.object({
   nonce: z.string().min(16).max(128),
   of: z.enum(['human', 'agent']).default('human'),
+  /**
+   * the remote listener: the id of the agent token to prove (`aiti_agent_<id>_…`), keyed with its stored hash and
+   * bound to no port (bridge/credentials.ts); the local listener refuses it
+   */
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
 });
 export const TokenProofAnswer = z.object({ proof: z.string() });
 

@@ -9,6 +9,7 @@ export * from './snapshot.js';
 export * from './inbox.js';
 export * from './asks.js';
 export * from './human.js';
+export * from './devices.js';
 export * from './format.js';
 export * from './strict.js';
 export * from './headers.js';

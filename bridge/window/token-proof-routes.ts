@@ -1,5 +1,6 @@
 import { TokenProofQuery } from '../protocol/index.js';
 import { readQuery } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
 import type { RouteSetup } from '../http/zones.js';
 import { tokenProof } from '../token.js';
 
@@ -10,7 +11,13 @@ import { tokenProof } from '../token.js';
  */
 export const tokenProofRoutes: RouteSetup = (router, bridge) => {
   router.get('/bridge/token-proof', (ctx) => {
-    const { nonce, of } = readQuery(ctx, TokenProofQuery);
+    const { nonce, of, id } = readQuery(ctx, TokenProofQuery);
+    if (id)
+      throw new HttpError(
+        400,
+        'agent tokens made with aiti-bridge agent-token are for the remote listener (--remote): prove them there',
+        'id',
+      );
     const token = of === 'agent' ? bridge.agentToken : bridge.token;
     // a Unix socket has no port: both sides use 0 there
     ctx.body = { proof: tokenProof(token, nonce, ctx.socket.localPort ?? 0) };

@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import { AgentTokens, DEFAULT_EXPIRY, parseExpiry, type AgentTokenRecord } from '../agents/tokens.js';
+import { tokenSetup } from '../agents/token-setup.js';
+import { ConfigError, OPTIONS, resolveConfig } from '../config.js';
+import { BridgeError } from '../errors.js';
+
+export const AGENT_TOKEN_USAGE = `aiti-bridge agent-token — tokens for agents on other machines (they use the remote listener, --remote)
+
+  aiti-bridge agent-token create NAME [--expires 30d|12h|90m|never] [--url URL]
+        makes a token bound to agent id NAME (default expiry ${DEFAULT_EXPIRY}) and prints what to paste into each
+        MCP client there; --url is the bridge as that machine reaches it (default: --remote-url, else
+        http://127.0.0.1:<remote port>, the end of an ssh -R tunnel)
+  aiti-bridge agent-token list       the tokens, their agent ids, expiry and last use
+  aiti-bridge agent-token revoke NAME
+        refuses NAME's token from now on (a running bridge closes its connections at once)
+
+The bridge's own options (--data-dir, --remote, --remote-url) say which bridge; the token itself is shown once.
+`;
+
+export interface CommandOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const PROCESS_OUTPUT: CommandOutput = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** `aiti-bridge agent-token …`: works on the data dir's agent-tokens.jsonl, with or without a running bridge. */
+export function runAgentToken(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: CommandOutput = PROCESS_OUTPUT,
+): number {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h') {
+    out.stdout(AGENT_TOKEN_USAGE);
+    return command ? 0 : 2;
+  }
+  const positional: string[] = [];
+  const bridgeFlags: string[] = [];
+  let expires = DEFAULT_EXPIRY;
+  let url: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? '';
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg];
+    const value = () => {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v.startsWith('--')) throw new ConfigError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--expires') expires = value();
+    else if (flag === '--url') url = value();
+    else if (arg.startsWith('--')) {
+      bridgeFlags.push(arg);
+      // a bridge option with its value in the next word (resolveConfig names an unknown one)
+      const option = OPTIONS.find((o) => o.flag === flag);
+      if (option && option.kind !== 'bool' && inline === undefined) bridgeFlags.push(value());
+    } else positional.push(arg);
+  }
+  const config = resolveConfig(bridgeFlags, env);
+  const tokens = new AgentTokens(join(config.dataDir, 'aiti-bridge', 'agent-tokens.jsonl'));
+  try {
+    if (command === 'create') {
+      const name = single(positional, 'create');
+      const { token, record } = tokens.create(name, parseExpiry(expires));
+      const base = url ?? config.remoteUrl ?? `http://127.0.0.1:${config.remote?.port || 8778}`;
+      out.stdout(created(record, token, base, Boolean(config.remote || config.remoteUrl)));
+      return 0;
+    }
+    if (command === 'list') {
+      if (positional.length) throw new ConfigError(`agent-token list takes no name, got ${positional.join(' ')}`);
+      const list = tokens.list();
+      out.stdout(
+        list.length ? list.map(row).join('\n') + '\n' : 'no agent tokens (aiti-bridge agent-token create NAME)\n',
+      );
+      return 0;
+    }
+    if (command === 'revoke') {
+      const revoked = tokens.revoke(single(positional, 'revoke'));
+      out.stdout(revoked.map((r) => `revoked ${r.name} (${r.id})\n`).join(''));
+      return 0;
+    }
+  } catch (error) {
+    if (error instanceof BridgeError) {
+      out.stderr(`aiti-bridge agent-token ${command}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  throw new ConfigError(
+    `unknown agent-token command "${command}": create, list or revoke (aiti-bridge agent-token --help)`,
+  );
+}
+
+function single(positional: string[], command: string): string {
+  if (positional.length !== 1)
+    throw new ConfigError(
+      `agent-token ${command} takes one NAME (the agent id), got ${positional.length ? positional.join(' ') : 'none'}`,
+    );
+  return positional[0] ?? '';
+}
+
+function row(record: AgentTokenRecord): string {
+  const expired = record.expiresAt && Date.parse(record.expiresAt) <= Date.now();
+  return [
+    record.name.padEnd(20),
+    record.id,
+    `made ${record.createdAt}`,
+    record.expiresAt ? `${expired ? 'EXPIRED' : 'expires'} ${record.expiresAt}` : 'never expires',
+    record.lastUsedAt ? `last used ${record.lastUsedAt}` : 'never used',
+  ].join('  ');
+}
+
+function created(record: AgentTokenRecord, token: string, base: string, remoteKnown: boolean): string {
+  const lines = [
+    `Agent token for "${record.name}" (id ${record.id}, ${record.expiresAt ? `expires ${record.expiresAt}` : 'never expires'}). It is shown once: copy it now.`,
+    '',
+    `  AITI_AGENT_TOKEN=${token}`,
+    '',
+    `It works on the remote listener only, and speaks for agent id "${record.name}" whatever the client calls itself.`,
+    remoteKnown
+      ? `The agent's machine reaches the bridge at ${base} below; change it if yours differs (--url).`
+      : `Start the bridge with --remote 8778 (or AITI_REMOTE=8778), then reach it from the agent's machine, e.g. ssh -R 8778:127.0.0.1:8778 <that machine>; the URL below assumes that (--url to change it).`,
+    '',
+  ];
+  for (const setup of tokenSetup(base, token, record.name)) {
+    lines.push(`${setup.client}:`, ...setup.text.split('\n').map((line) => (line ? `  ${line}` : '')), '');
+  }
+  return lines.join('\n');
+}
