@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { credentialHash, credentialProof, parseCredential } from './credentials.js';
 import { sameSecret, tokenProof } from './token.js';
 
 /**
@@ -37,7 +38,17 @@ export async function provePeer(
   timeoutMs = 3000,
 ): Promise<PeerProof> {
   const nonce = randomBytes(24).toString('base64url');
-  const url = new URL(`/bridge/token-proof?nonce=${nonce}&of=${of}`, address.url);
+  // an agent token made for the remote listener is proven by its id, keyed with its hash, bound to no port (a
+  // tunnel puts the bridge behind a port of its own): credentials.ts
+  const named = of === 'agent' ? parseCredential(token) : undefined;
+  const expected =
+    named?.kind === 'agent'
+      ? credentialProof(credentialHash(token), nonce, named.id)
+      : tokenProof(token, nonce, proofPort(address));
+  const url = new URL(
+    `/bridge/token-proof?nonce=${nonce}&of=${of}${named?.kind === 'agent' ? `&id=${named.id}` : ''}`,
+    address.url,
+  );
   let answer: { status: number; body: string };
   try {
     answer = await get(url, address.socketPath, timeoutMs);
@@ -50,12 +61,7 @@ export async function provePeer(
   } catch {
     // judged below
   }
-  if (
-    answer.status === 200 &&
-    typeof proof === 'string' &&
-    sameSecret(proof, tokenProof(token, nonce, proofPort(address)))
-  )
-    return { kind: 'proven' };
+  if (answer.status === 200 && typeof proof === 'string' && sameSecret(proof, expected)) return { kind: 'proven' };
   const said = answer.status === 200 ? 'a wrong proof' : `HTTP ${answer.status}`;
   return { kind: 'impostor', why: `it answered the token proof with ${said}` };
 }

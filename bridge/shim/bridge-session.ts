@@ -1,4 +1,5 @@
-import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as TlsAgent, request as httpsRequest } from 'node:https';
 import { SHIM_HEADER } from '../protocol/headers.js';
 import { parseMessage, type JsonRpcMessage } from './jsonrpc.js';
 import { SseParser } from './sse.js';
@@ -51,7 +52,9 @@ export interface SessionOptions {
 export class BridgeSession {
   sessionId?: string;
   protocolVersion?: string;
-  private readonly agent = new Agent({ keepAlive: true });
+  private readonly agent: Agent;
+  /** https for a remote listener with --tls-cert (NODE_EXTRA_CA_CERTS names a private CA such as mkcert's) */
+  private readonly request: typeof httpRequest;
   /** the GET stream and the POST answers being read: stopped when the session broke or was dropped */
   private readonly reading = new Set<IncomingMessage>();
   private stream?: ClientRequest;
@@ -63,7 +66,11 @@ export class BridgeSession {
   private readonly posts = new Set<ClientRequest>();
   private broken = false;
 
-  constructor(private readonly options: SessionOptions) {}
+  constructor(private readonly options: SessionOptions) {
+    const tls = options.endpoint.protocol === 'https:';
+    this.agent = tls ? new TlsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
+    this.request = tls ? httpsRequest : httpRequest;
+  }
 
   private headers(extra: Record<string, string>): Record<string, string> {
     const headers: Record<string, string> = { [SHIM_HEADER]: 'stdio', ...extra };
@@ -139,7 +146,7 @@ export class BridgeSession {
     await new Promise((resolve) => setImmediate(resolve));
     return new Promise((resolve, reject) => {
       const endpoint = this.options.endpoint;
-      const req = request(endpoint, {
+      const req = this.request(endpoint, {
         method,
         agent: this.agent,
         ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
@@ -201,7 +208,7 @@ export class BridgeSession {
   async terminate(): Promise<void> {
     if (this.sessionId && !this.broken) {
       await new Promise<void>((resolve) => {
-        const req = request(this.options.endpoint, {
+        const req = this.request(this.options.endpoint, {
           method: 'DELETE',
           agent: this.agent,
           ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),

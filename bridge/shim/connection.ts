@@ -16,15 +16,17 @@ export interface BridgeTarget {
 }
 
 /**
- * AITI_BRIDGE_URL (default http://127.0.0.1:<port>; `unix:<path>` for a bridge started with --socket), and with
- * --mcp-auth (or AITI_MCP_AUTH) the agents' token: AITI_AGENT_TOKEN, else the agent token file in the data dir.
+ * AITI_BRIDGE_URL (default http://127.0.0.1:<port>; `unix:<path>` for a bridge started with --socket), and the
+ * agents' token: AITI_AGENT_TOKEN whenever it is set (an agent token for the remote listener, or the local one),
+ * else with --mcp-auth (or AITI_MCP_AUTH, on by default on a shared machine) the agent token file in the data dir.
  * Never the human's token (--token, AITI_BRIDGE_TOKEN, the token file): what an agent holds must not answer the
  * human's asks. Takes the bridge's own flags.
  */
 export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarget {
   const config = resolveConfig(argv, env);
   const base = env.AITI_BRIDGE_URL || `http://127.0.0.1:${config.port || 8777}`;
-  const token = config.mcpAuth ? { token: agentToken(config, env) } : {};
+  // an agent on another machine is given its URL and token in the environment: the token alone says to send it
+  const token = config.mcpAuth || env.AITI_AGENT_TOKEN?.trim() ? { token: agentToken(config, env) } : {};
   if (base.startsWith('unix:')) {
     const socketPath = base.slice('unix:'.length);
     if (!isAbsolute(socketPath))
