@@ -23,6 +23,8 @@ import { openAsks } from './store.js';
 import { useTheme } from './theme.js';
 import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
+import { PairingCards } from './device/PairingCards.js';
+import { Unpaired } from './device/Unpaired.js';
 
 /** Whether a desktop shell hosts the window: it notifies by itself then. */
 const desktop = host() !== undefined;
@@ -116,6 +118,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
     setDrawer(false);
   };
 
+  if (state.connection === 'unpaired') return <Unpaired />;
   if (state.connection === 'no_token' || state.connection === 'impostor') {
     return <TokenGate impostor={state.connection === 'impostor'} problem={state.problem} />;
   }
@@ -156,6 +159,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
           <main className="main">
             <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />
             <div className="main-scroll">
+              <PairingCards desk={api?.desk} />
               <Cards
                 asks={state.asks}
                 pages={state.pages}

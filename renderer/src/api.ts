@@ -8,6 +8,8 @@ import {
   type AnswerBody,
   type PushBody,
 } from '../../bridge/protocol/index.js';
+import { deskApi, type DeskApi } from './device/desk-api.js';
+import { proveDevice, UNPAIRED } from './device/device-api.js';
 import { sharedProver, type PeerProof } from './token-proof.js';
 
 /** A refused or failed call, with the bridge's own words when it gave some. */
@@ -41,10 +43,20 @@ export interface Api {
   streamUrl(): string;
   /** whether what answers on the port holds the token (calls share a proof asked at the same time) */
   prove(): Promise<PeerProof>;
+  /** what only the desk may do (pairing, devices, agent tokens): absent on a paired device */
+  desk?: DeskApi;
 }
 
-export function createApi(base: string, token: string): Api {
-  const prove = sharedProver(base, token);
+/**
+ * With the human's token (the desk), or without one on a paired device (device/device-api.ts): its cookie is the
+ * browser's to send, so nothing is proven before a call but whether the device is still paired.
+ */
+export function createApi(base: string, token: string | undefined): Api {
+  const prove = token ? sharedProver(base, token) : () => proveDevice(base);
+  /** the token, or on a device the browser's cookie (same-origin only) */
+  const auth: RequestInit = token
+    ? { credentials: 'omit', headers: { authorization: `Bearer ${token}` } }
+    : { credentials: 'same-origin', headers: {} };
   async function call<T>(
     path: string,
     init: { body?: unknown; schema?: z.ZodType<T>; method?: 'PUT' } = {},
@@ -59,8 +71,9 @@ export function createApi(base: string, token: string): Api {
       throw new ApiError(0, `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`);
     const res = await fetch(new URL(path, base), {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      credentials: auth.credentials,
       headers: {
-        authorization: `Bearer ${token}`,
+        ...(auth.headers as Record<string, string>),
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -75,7 +88,10 @@ export function createApi(base: string, token: string): Api {
     if (!res.ok) {
       const parsed = ErrorBody.safeParse(json);
       const reason = parsed.success ? parsed.data.error : text.slice(0, 200) || res.statusText;
-      throw new ApiError(res.status, `${path.split('?')[0]} answered ${res.status}: ${reason}`);
+      throw new ApiError(
+        res.status,
+        !token && res.status === 401 ? UNPAIRED : `${path.split('?')[0]} answered ${res.status}: ${reason}`,
+      );
     }
     if (!init.schema) return undefined;
     const checked = init.schema.safeParse(json);
@@ -108,16 +124,16 @@ export function createApi(base: string, token: string): Api {
       // the token goes only to what proved it holds it, like every other call
       const proof = await prove();
       if (proof.kind !== 'proven') throw new ApiError(0, `image ${id} was not asked for: ${proof.why}`);
-      const res = await fetch(new URL(`bridge/images/${encodeURIComponent(id)}`, base), {
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const res = await fetch(new URL(`bridge/images/${encodeURIComponent(id)}`, base), auth);
       if (!res.ok) throw new ApiError(res.status, `image ${id} answered ${res.status}`);
       const bytes = new Uint8Array(await res.arrayBuffer());
       let binary = '';
       for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
       return `data:${res.headers.get('content-type') ?? 'image/png'};base64,${btoa(binary)}`;
     },
-    streamUrl: () => new URL(`bridge/sse?role=ai&token=${encodeURIComponent(token)}`, base).href,
+    streamUrl: () =>
+      new URL(token ? `bridge/sse?role=ai&token=${encodeURIComponent(token)}` : 'bridge/sse?role=ai', base).href,
     prove,
+    ...(token ? { desk: deskApi(call) } : {}),
   };
 }

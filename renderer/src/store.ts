@@ -40,8 +40,11 @@ function openAsk(ask: AskView, now: number, known?: OpenAsk): OpenAsk {
   return { ...ask, receivedAt: now, totalMs };
 }
 
-/** `impostor`: what answers on the port could not prove it holds the token; the window sent it nothing and stopped */
-export type Connection = 'connecting' | 'live' | 'reconnecting' | 'impostor' | 'no_token';
+/**
+ * `impostor`: what answers on the port could not prove it holds the token; the window sent it nothing and stopped.
+ * `unpaired`: a device's window whose device was revoked at the desk.
+ */
+export type Connection = 'connecting' | 'live' | 'reconnecting' | 'impostor' | 'no_token' | 'unpaired';
 
 export interface WindowState {
   connection: Connection;

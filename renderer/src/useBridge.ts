@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
 import { createApi, type Api } from './api.js';
+import { publishDevices } from './device/desk-feed.js';
+import { whoAmI } from './device/device-api.js';
 import { pruneDrafts } from './drafts.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
@@ -29,7 +31,10 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
         return dispatch({ type: 'connection', connection: 'impostor' });
       }
       if (cancelled) return;
-      if (!token) return dispatch({ type: 'connection', connection: 'no_token' });
+      // no token: a paired device (the remote listener knows it by its cookie), or nobody
+      const device = !token && (await whoAmI(apiBase()))?.party === 'device';
+      if (cancelled) return;
+      if (!token && !device) return dispatch({ type: 'connection', connection: 'no_token' });
       const client = createApi(apiBase(), token);
       if (cancelled) return;
       setApi(client);
@@ -45,7 +50,8 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
       stop = openStream(
         { url: client.streamUrl(), prove: () => client.prove() },
         {
-          onStatus: (connection) => dispatch({ type: 'connection', connection }),
+          onStatus: (connection) =>
+            dispatch({ type: 'connection', connection: device && connection === 'impostor' ? 'unpaired' : connection }),
           onProblem: (problem) => dispatch({ type: 'problem', problem }),
           onEvent: (event) => {
             const now = performance.now();
@@ -72,6 +78,8 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
                 const { agentId, title, body } = event.data;
                 return dispatch({ type: 'notify', notice: { agentId, body, ...(title ? { title } : {}) } });
               }
+              case 'devices':
+                return publishDevices(event.data);
               case 'ping':
                 return;
               default: {

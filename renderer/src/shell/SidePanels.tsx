@@ -4,6 +4,7 @@ import { host, type AitiHost } from '../host.js';
 import { t, useT } from '../i18n/index.js';
 import { AgentsPanel } from '../panels/AgentsPanel.js';
 import { PagesPanel } from '../panels/PagesPanel.js';
+import { DevicesPanel } from '../device/DevicesPanel.js';
 import type { WindowState } from '../store.js';
 
 interface SidePanelsProps {
@@ -54,6 +55,7 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
           await api.allowOrigin(origin);
         }}
       />
+      <DevicesPanel desk={api?.desk} />
       {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
       {shortcut?.notices?.map((notice) => (
         <p key={notice.text} className={notice.level === 'warning' ? 'card-error host-notice' : 'muted host-notice'}>

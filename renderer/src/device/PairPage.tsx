@@ -1,0 +1,157 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  ErrorBody,
+  PairStartAnswer,
+  PairStatusAnswer,
+  type PairStartAnswer as Started,
+} from '../../../bridge/protocol/index.js';
+import { apiBase } from '../host.js';
+import { whoAmI } from './device-api.js';
+
+type Step =
+  | { step: 'name' }
+  | { step: 'sending' }
+  | { step: 'waiting'; started: Started }
+  | { step: 'refused' | 'expired' | 'no-cookie' | 'no-code' }
+  | { step: 'failed'; why: string };
+
+/** A name to offer: what kind of device this is, as its browser says. */
+function guessName(): string {
+  const ua = navigator.userAgent;
+  if (/iPhone/.test(ua)) return 'iPhone';
+  if (/iPad/.test(ua)) return 'iPad';
+  if (/Android/.test(ua)) return /Mobile/.test(ua) ? 'Android phone' : 'Android tablet';
+  return 'This browser';
+}
+
+/** The one-time code from `#code=`, taken out of the address bar at once (it is not to be kept or shared). */
+function takeCode(): string | undefined {
+  const code = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('code') ?? undefined;
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  return code;
+}
+
+async function post(path: string, body: unknown): Promise<{ ok: boolean; status: number; json: unknown }> {
+  const res = await fetch(new URL(path, apiBase()), {
+    method: 'POST',
+    credentials: 'same-origin',
+    cache: 'no-store',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    json = undefined;
+  }
+  return { ok: res.ok, status: res.status, json };
+}
+
+/**
+ * `/aiti/ui/pair#code=…`, opened from the desk's QR code: name this device, then wait for the desk's yes while
+ * showing the check phrase the desk's card shows. Approved, the bridge sets the device cookie and the window opens.
+ */
+export function PairPage() {
+  const code = useRef(takeCode());
+  const [name, setName] = useState(guessName);
+  const [step, setStep] = useState<Step>(code.current ? { step: 'name' } : { step: 'no-code' });
+
+  useEffect(() => {
+    if (step.step !== 'waiting') return;
+    let stopped = false;
+    const secret = step.started.secret;
+    const poll = async () => {
+      while (!stopped) {
+        const answer = await post('bridge/pair/status', { secret }).catch(() => undefined);
+        const parsed = PairStatusAnswer.safeParse(answer?.json);
+        if (stopped) return;
+        if (parsed.success && parsed.data.state === 'approved') {
+          // the cookie is HttpOnly: whether the browser kept it shows only in the bridge's answer
+          const me = await whoAmI(apiBase());
+          if (me?.party === 'device') window.location.replace(new URL('./', window.location.href).href);
+          else setStep({ step: 'no-cookie' });
+          return;
+        }
+        if (parsed.success && (parsed.data.state === 'refused' || parsed.data.state === 'expired'))
+          return setStep({ step: parsed.data.state });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
+    void poll();
+    return () => {
+      stopped = true;
+    };
+  }, [step]);
+
+  const start = async () => {
+    setStep({ step: 'sending' });
+    try {
+      const answer = await post('bridge/pair/start', { code: code.current, name: name.trim() });
+      const started = PairStartAnswer.safeParse(answer.json);
+      if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data });
+      const error = ErrorBody.safeParse(answer.json);
+      setStep({ step: 'failed', why: error.success ? error.data.error : `the bridge answered HTTP ${answer.status}` });
+    } catch (error) {
+      setStep({ step: 'failed', why: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  return (
+    <main className="gate pair-page">
+      <h1>Pair with AITI Bridge</h1>
+      {step.step === 'no-code' && (
+        <p role="alert">
+          This link has no pairing code. Press <strong>Pair a device</strong> in the desk window and scan its QR code.
+        </p>
+      )}
+      {(step.step === 'name' || step.step === 'sending') && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void start();
+          }}
+        >
+          <label className="pair-label" htmlFor="device-name">
+            Name this device, so the desk knows which it is
+          </label>
+          <input
+            id="device-name"
+            className="field"
+            value={name}
+            maxLength={60}
+            autoComplete="off"
+            onChange={(e) => setName(e.target.value)}
+          />
+          <button type="submit" className="button primary" disabled={!name.trim() || step.step === 'sending'}>
+            Pair
+          </button>
+        </form>
+      )}
+      {step.step === 'waiting' && (
+        <>
+          <p>Approve this device in the desk window. The card there shows these words:</p>
+          <p className="check-phrase" aria-label="check phrase">
+            {step.started.phrase}
+          </p>
+          <p className="muted" role="status">
+            Waiting for the desk…
+          </p>
+        </>
+      )}
+      {step.step === 'refused' && <p role="alert">The desk refused this device.</p>}
+      {step.step === 'expired' && (
+        <p role="alert">
+          Nobody approved this device within 2 minutes. Press <strong>Pair a device</strong> at the desk again.
+        </p>
+      )}
+      {step.step === 'no-cookie' && (
+        <p role="alert">
+          The desk approved this device, but this browser did not keep its token: it keeps it only over HTTPS. Reach the
+          bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.
+        </p>
+      )}
+      {step.step === 'failed' && <p role="alert">{step.why}</p>}
+    </main>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import type { DeskApi } from './desk-api.js';
+import { useDevicesFeed } from './desk-feed.js';
+
+/**
+ * The desk's approval card for each device that sent a pairing code: its name and the check phrase it shows. The
+ * human approves only when the phrase on the device in their hand is the same: someone who raced them to the code
+ * (it was on screen) shows another one.
+ */
+export function PairingCards({ desk }: { desk: DeskApi | undefined }) {
+  const feed = useDevicesFeed();
+  const [problem, setProblem] = useState<string>();
+  if (!desk || !feed?.pairings.length) return null;
+  const act = (what: Promise<void>) =>
+    what.then(
+      () => setProblem(undefined),
+      (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
+    );
+  return (
+    <section className="cards pairing-cards" aria-label="devices waiting to pair">
+      {feed.pairings.map((p) => (
+        <article key={p.requestId} className="card pairing-card" aria-label={`pair ${p.name}`}>
+          <div className="card-head">
+            <span className="kind-badge">pair a device</span>
+            <strong>{p.name}</strong>
+          </div>
+          <p className="prompt">
+            Pair <strong>{p.name}</strong>? It can then answer asks and message agents, from anywhere it reaches the
+            bridge. Approve only if it shows the same words:
+          </p>
+          <p className="check-phrase" aria-label="check phrase">
+            {p.phrase}
+          </p>
+          <div className="card-actions">
+            <button type="button" className="button" onClick={() => void act(desk.refuse(p.requestId))}>
+              Refuse
+            </button>
+            <button type="button" className="button primary" onClick={() => void act(desk.approve(p.requestId))}>
+              Approve
+            </button>
+          </div>
+        </article>
+      ))}
+      {problem && <p className="card-error">{problem}</p>}
+    </section>
+  );
+}

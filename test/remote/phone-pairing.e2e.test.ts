@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AskOutcome } from '../../bridge/protocol/index.js';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { connectAgent } from '../helpers/mcp.js';
+import { launchPhone, readQrCode } from '../helpers/phone.js';
+import { selfSignedCert } from '../helpers/tls.js';
+import { ensureWindowBuilt } from '../window/build-window.js';
+
+beforeAll(async () => {
+  await ensureWindowBuilt();
+}, 150_000);
+
+const outcome = (result: unknown) => AskOutcome.parse((result as { structuredContent?: unknown }).structuredContent);
+
+async function openDesk(uiUrl: string): Promise<Page> {
+  const browser = await launchBrowser();
+  const page = await browser.newPage();
+  await page.goto(uiUrl);
+  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  return page;
+}
+
+describe('a phone answers from away', () => {
+  // two browsers, each launched cold: more than the default 30 s on a loaded 2-core machine
+  it(
+    'pairs through the QR code, is approved at the desk, answers an ask; revoked, its stream closes and its next answer is refused',
+    { timeout: 90_000 },
+    async () => {
+      const tls = selfSignedCert();
+      const bridge = await startBridge({
+        remote: { host: '127.0.0.1', port: 0 },
+        tlsCert: tls.cert,
+        tlsKey: tls.key,
+      });
+      const remote = bridge.remote?.url ?? '';
+      expect(remote).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+
+      // the desk shows the pairing QR code; the phone's camera reads it
+      const desk = await openDesk(bridge.uiUrl);
+      await desk.getByRole('button', { name: 'Pair a device' }).click();
+      const link = await readQrCode(desk.getByRole('img', { name: 'pairing QR code' }));
+      expect(link).toMatch(new RegExp(`^${remote.replace(/\./g, '\\.')}/aiti/ui/pair#code=[A-Za-z0-9_-]{24}$`));
+
+      const phone = await launchPhone();
+      const tab = await phone.newPage();
+      await tab.goto(link);
+      await tab.getByLabel('Name this device').fill("Ana's phone");
+      // the code left the address bar as soon as the page read it
+      expect(tab.url()).toBe(`${remote}/aiti/ui/pair`);
+      await tab.getByRole('button', { name: 'Pair' }).tap();
+      const phrase = (await tab.getByLabel('check phrase').textContent()) ?? '';
+      expect(phrase).toMatch(/^[a-z]+ [a-z]+ [a-z]+ \d\d$/);
+
+      // the desk's card shows the same words; the human approves
+      const card = desk.getByRole('article', { name: "pair Ana's phone" });
+      await expect.poll(() => card.getByLabel('check phrase').textContent()).toBe(phrase);
+      await card.getByRole('button', { name: 'Approve' }).click();
+
+      // the phone holds the device token as a cookie its scripts cannot read, and opens the window
+      await tab.waitForURL(`${remote}/aiti/ui/`);
+      await tab.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+      const cookies = await phone.cookies(remote);
+      expect(cookies).toEqual([
+        expect.objectContaining({ name: 'aiti_device', httpOnly: true, secure: true, sameSite: 'Strict' }),
+      ]);
+      expect(await tab.evaluate(() => document.cookie)).toBe('');
+      const stored = readFileSync(join(bridge.context.appDir, 'devices.json'), 'utf8');
+      expect(stored).toContain("Ana's phone");
+      expect(stored).not.toContain(cookies[0]?.value ?? 'no cookie');
+      expect(statSync(join(bridge.context.appDir, 'devices.json')).mode & 0o777).toBe(0o600);
+
+      // an agent asks; the phone answers by touch, over the remote listener
+      const claude = await connectAgent(bridge.url, { clientName: 'claude' });
+      const asked = claude.callTool({
+        name: 'user_confirm',
+        arguments: { prompt: 'Deploy to staging?', timeoutMs: 60_000 },
+      });
+      const phoneCard = tab.getByRole('article', { name: 'Confirm from claude' });
+      await phoneCard.getByRole('button', { name: /Yes/ }).tap();
+      expect(outcome(await asked)).toMatchObject({ status: 'answered', value: true });
+
+      // the desk lists the phone; revoking it closes the phone's stream at once
+      const second = claude.callTool({
+        name: 'user_confirm',
+        arguments: { prompt: 'And production?', timeoutMs: 60_000 },
+      });
+      second.catch(() => undefined); // still open when the test ends
+      await tab.getByRole('article', { name: 'Confirm from claude' }).filter({ hasText: 'And production?' }).waitFor();
+      const askId = bridge.context.asks.views()[0]?.askId ?? '';
+      const devices = desk.getByRole('region', { name: 'devices' });
+      await devices.getByText("Ana's phone").waitFor();
+      await devices.getByRole('button', { name: "revoke Ana's phone" }).click();
+      await tab.getByRole('alert').filter({ hasText: 'no longer paired' }).waitFor();
+      await devices.getByText("Ana's phone").waitFor({ state: 'detached' });
+
+      // the phone's next answer, with its cookie, is refused, and the ask stays open
+      const refused = await tab.evaluate(async (id) => {
+        const res = await fetch('/aiti/bridge/answer', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ askId: id, action: 'answer', value: true }),
+        });
+        return { status: res.status, body: await res.text() };
+      }, askId);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toContain('not paired');
+      expect(bridge.context.asks.views().map((a) => a.askId)).toEqual([askId]);
+      expect(existsSync(join(bridge.context.appDir, 'devices.json'))).toBe(true);
+      expect(readFileSync(join(bridge.context.appDir, 'devices.json'), 'utf8')).not.toContain("Ana's phone");
+    },
+  );
+});
