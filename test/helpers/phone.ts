@@ -2,9 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator } from 'playwright-core';
-import jsQR from 'jsqr';
+import { createRequire } from 'node:module';
+import type decode from 'jsqr';
 import { onCleanup } from './bridge.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+
+// jsqr is CommonJS whose module.exports carries the decoder as `default`
+const jsQR = (createRequire(import.meta.url)('jsqr') as { default: typeof decode }).default;
 
 /**
  * A phone, as far as a web page can tell: headless Chromium at 390×844 with touch, a mobile viewport and an
