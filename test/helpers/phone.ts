@@ -8,7 +8,7 @@ import { onCleanup } from './bridge.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 
 // jsqr is CommonJS whose module.exports carries the decoder as `default`
-const jsQR = (createRequire(import.meta.url)('jsqr') as { default: typeof decode }).default;
+const jsQR = (createRequire(import.meta.url)('jsqr') as { default: typeof decode.default }).default;
 
 /**
  * A phone, as far as a web page can tell: headless Chromium at 390×844 with touch, a mobile viewport and an
