@@ -11,7 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
-    env: { AITI_LOG: 'warn' },
+    // a test run from an SSH session or a Codespace must not turn --mcp-auth on by default (config.ts
+    // sharedMachine): the tests that need it say so, and one checks the default with its own environment
+    env: { AITI_LOG: 'warn', SSH_CONNECTION: '', CODESPACES: '', REMOTE_CONTAINERS: '' },
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
