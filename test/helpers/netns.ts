@@ -73,3 +73,32 @@ export function createLanPeer(): LanPeer {
       }),
   };
 }
+
+/** Runs in the namespace: each request over node:http (which lets a client write any Host); answers as JSON. */
+export const PEER_SCRIPT = `
+import { request } from 'node:http';
+const [base, list] = process.argv.slice(1);
+const answers = [];
+for (const r of JSON.parse(list)) {
+  answers.push(await new Promise((resolve) => {
+    const req = request(new URL(r.path, base), { method: r.method, headers: r.headers }, (res) => {
+      let body = '';
+      const done = () => resolve({ name: r.name, status: res.statusCode, body });
+      res.on('data', (c) => (body += c));
+      res.on('end', done);
+      // a stream that was let in never ends: what it sent in its first second is enough to see
+      setTimeout(() => (done(), req.destroy()), 1000);
+    });
+    req.on('upgrade', (res) => resolve({ name: r.name, status: res.statusCode, body: 'upgraded' }));
+    req.on('error', (e) => resolve({ name: r.name, status: 0, body: e.code || e.message }));
+    req.end(r.body);
+  }));
+}
+process.stdout.write(JSON.stringify(answers));
+`;
+
+export interface PeerAnswer {
+  name: string;
+  status: number;
+  body: string;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { http, startBridge } from '../helpers/bridge.js';
-import { createLanPeer, lanPeerUnavailable } from '../helpers/netns.js';
+import { createLanPeer, lanPeerUnavailable, PEER_SCRIPT, type PeerAnswer } from '../helpers/netns.js';
 
 /**
  * Issue 24, High 3: with `--host 0.0.0.0` a machine on the LAN sent `Host: localhost` and got MCP without auth
@@ -8,35 +8,6 @@ import { createLanPeer, lanPeerUnavailable } from '../helpers/netns.js';
  * bridge read the headers, never the peer. Here the LAN machine is a real one as far as the bridge can tell: a
  * network namespace with its own address on a veth link.
  */
-
-/** Runs in the namespace: each request over node:http (which lets a client write any Host); answers as JSON. */
-const PEER_SCRIPT = `
-import { request } from 'node:http';
-const [base, list] = process.argv.slice(1);
-const answers = [];
-for (const r of JSON.parse(list)) {
-  answers.push(await new Promise((resolve) => {
-    const req = request(new URL(r.path, base), { method: r.method, headers: r.headers }, (res) => {
-      let body = '';
-      const done = () => resolve({ name: r.name, status: res.statusCode, body });
-      res.on('data', (c) => (body += c));
-      res.on('end', done);
-      // a stream that was let in never ends: what it sent in its first second is enough to see
-      setTimeout(() => (done(), req.destroy()), 1000);
-    });
-    req.on('upgrade', (res) => resolve({ name: r.name, status: res.statusCode, body: 'upgraded' }));
-    req.on('error', (e) => resolve({ name: r.name, status: 0, body: e.code || e.message }));
-    req.end(r.body);
-  }));
-}
-process.stdout.write(JSON.stringify(answers));
-`;
-
-interface PeerAnswer {
-  name: string;
-  status: number;
-  body: string;
-}
 
 const unavailable = lanPeerUnavailable();
 
