@@ -80,6 +80,13 @@ describe('a phone answers from away', () => {
         arguments: { prompt: 'Deploy to staging?', timeoutMs: 60_000 },
       });
       const phoneCard = tab.getByRole('article', { name: 'Confirm from claude' });
+      await phoneCard.getByRole('button', { name: /Yes/ }).waitFor();
+      // a finger's target: every button of the card at least 44 px high, within the phone's width
+      for (const button of await phoneCard.getByRole('button').all()) {
+        const box = await button.boundingBox();
+        expect(box?.height ?? 0, (await button.textContent()) ?? '').toBeGreaterThanOrEqual(44);
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+      }
       await phoneCard.getByRole('button', { name: /Yes/ }).tap();
       expect(outcome(await asked)).toMatchObject({ status: 'answered', value: true });
 
