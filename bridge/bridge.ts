@@ -21,7 +21,7 @@ import { Devices } from './devices/devices.js';
 import { CredentialLinks } from './devices/links.js';
 import { Pairings } from './devices/pairing.js';
 import { devicesEvent } from './devices/view.js';
-import { createRemoteApp, listenRemote, type RemoteListener } from './remote/listener.js';
+import { createRemoteApp, listenRemote, remoteServer, type RemoteListener } from './remote/listener.js';
 import { AskNotifier } from './remote/notify.js';
 import { Asks } from './asks/asks.js';
 import { recordAsks } from './asks/record.js';
@@ -144,6 +144,10 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const resultSockets = new ResultSockets(context);
   server.on('upgrade', resultSockets.upgrade);
   const answers = [trackAnswers(server)];
+  // made (TLS files read) before anything listens: a bad --tls-cert stops the bridge with nothing opened
+  const remoteSide = config.remote
+    ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
+    : undefined;
   await listen(server, config);
   let unix: UnixListener | undefined;
   if (config.socket) {
@@ -155,10 +159,9 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     }
     answers.push(trackAnswers(unix.server));
   }
-  if (config.remote) {
-    const remoteApp = createRemoteApp(context, mountRoutes(context, 'remote'));
+  if (remoteSide) {
     try {
-      remote = await listenRemote(context, remoteApp.callback());
+      remote = await listenRemote(context, remoteSide);
     } catch (error) {
       await new Promise((resolve) => server.close(resolve));
       await unix?.close();

@@ -59,10 +59,12 @@ function lanAddress(): string | undefined {
   return undefined;
 }
 
-export async function listenRemote(bridge: BridgeContext, handler: RequestListener): Promise<RemoteListener> {
-  const { config, log } = bridge;
-  const address = config.remote;
-  if (!address) throw new Error('listenRemote without --remote');
+/**
+ * The remote listener's server, not listening yet: made before the local listener listens, so a TLS file that
+ * cannot be read stops the bridge before anything was opened.
+ */
+export function remoteServer(bridge: BridgeContext, handler: RequestListener): { server: Server; tls: boolean } {
+  const { config } = bridge;
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey))
     throw new StartupError('--tls-cert and --tls-key go together: give both (e.g. from mkcert) or neither');
   const tls = Boolean(config.tlsCert && config.tlsKey);
@@ -79,6 +81,16 @@ export async function listenRemote(bridge: BridgeContext, handler: RequestListen
     throw new StartupError(`--tls-cert / --tls-key could not be used: ${(error as Error).message}`);
   }
   server.keepAliveTimeout = 65_000;
+  return { server, tls };
+}
+
+export async function listenRemote(
+  bridge: BridgeContext,
+  { server, tls }: { server: Server; tls: boolean },
+): Promise<RemoteListener> {
+  const { config, log } = bridge;
+  const address = config.remote;
+  if (!address) throw new Error('listenRemote without --remote');
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
