@@ -46,6 +46,25 @@ describe('a phone answers from away', () => {
       expect(link).toMatch(new RegExp(`^${remote.replace(/\./g, '\\.')}/aiti/ui/pair#code=[A-Za-z0-9_-]{24}$`));
 
       const phone = await launchPhone();
+      await phone.grantPermissions(['notifications'], { origin: remote });
+      // what the phone would ring, buzz and show, recorded as the page calls the browser for it; the window is in
+      // the background (the human is elsewhere) once `__background` is set
+      await phone.addInitScript(() => {
+        const said: string[] = [];
+        Object.assign(window, { __alerts: said });
+        navigator.vibrate = () => (said.push('vibrate'), true);
+        const Real = window.Notification;
+        class Recorded extends Real {
+          constructor(title: string, options?: NotificationOptions) {
+            super(title, options);
+            said.push(`notify: ${title}: ${options?.body ?? ''}`);
+          }
+        }
+        Object.defineProperty(window, 'Notification', { value: Recorded });
+        Object.defineProperty(document, 'hidden', {
+          get: () => (window as unknown as { __background?: boolean }).__background === true,
+        });
+      });
       const tab = await phone.newPage();
       await tab.goto(link);
       await tab.getByLabel('Name this device').fill("Ana's phone");
@@ -73,7 +92,9 @@ describe('a phone answers from away', () => {
       expect(stored).not.toContain(cookies[0]?.value ?? 'no cookie');
       expect(statSync(join(bridge.context.appDir, 'devices.json')).mode & 0o777).toBe(0o600);
 
-      // an agent asks; the phone answers by touch, over the remote listener
+      // an agent asks while the phone is in the background: it buzzes and notifies; the human answers by touch
+      await tab.locator('.brand').tap(); // a first touch lets the page make sound
+      await tab.evaluate(() => Object.assign(window, { __background: true }));
       const claude = await connectAgent(bridge.url, { clientName: 'claude' });
       const asked = claude.callTool({
         name: 'user_confirm',
@@ -81,6 +102,10 @@ describe('a phone answers from away', () => {
       });
       const phoneCard = tab.getByRole('article', { name: 'Confirm from claude' });
       await phoneCard.getByRole('button', { name: /Yes/ }).waitFor();
+      await expect
+        .poll(() => tab.evaluate(() => (window as unknown as { __alerts: string[] }).__alerts))
+        .toEqual(['vibrate', 'notify: claude asks: Deploy to staging?']);
+      await tab.evaluate(() => Object.assign(window, { __background: false }));
       // a finger's target: every button of the card at least 44 px high, within the phone's width
       for (const button of await phoneCard.getByRole('button').all()) {
         const box = await button.boundingBox();
