@@ -42,7 +42,7 @@ describe('trust zones are routers', () => {
     const bridge = await startBridge();
     const zones = mountRoutes(bridge.context);
     expect(zoneProblems(createApp(bridge.context, zones), zones)).toEqual([]);
-    for (const zone of ['open', 'page', 'window', 'mcp'] as const) {
+    for (const zone of ['open', 'page', 'window', 'desk', 'mcp'] as const) {
       expect(routesOf(zones, zone).length, zone).toBeGreaterThan(0);
     }
   });
@@ -62,9 +62,10 @@ describe('trust zones are routers', () => {
     expect(zoneProblems(app, zones)).toEqual(['a router outside the trust zones is mounted']);
   });
 
-  it('every window route refuses a request without the token, and a page origin even with it', async () => {
+  it('every window and desk route refuses a request without the token, and a page origin even with it', async () => {
     const bridge = await startBridge();
-    const routes = routesOf(mountRoutes(bridge.context), 'window');
+    const zones = mountRoutes(bridge.context);
+    const routes = [...routesOf(zones, 'window'), ...routesOf(zones, 'desk')];
     expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(['/bridge/push', '/bridge/answer']));
     for (const { method, path } of routes) {
       const what = `${method} ${path}`;
@@ -82,6 +83,26 @@ describe('trust zones are routers', () => {
     }
     // the window's stream is reached by role, and guarded like the rest
     expect((await http(`${bridge.url}/bridge/sse?role=ai`)).status).toBe(401);
+  });
+
+  it('on the remote listener every route but the open zone is a 401 without a credential, even with the human token', async () => {
+    const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
+    const zones = mountRoutes(bridge.context, 'remote');
+    // router.all('/mcp/mcp') lists every method; fetch sends the ones a client would
+    const guarded = (['window', 'desk', 'mcp'] as const)
+      .flatMap((zone) => routesOf(zones, zone))
+      .filter((r) => ['GET', 'POST', 'DELETE'].includes(r.method));
+    expect(guarded.length).toBeGreaterThan(10);
+    expect(routesOf(zones, 'page')).toEqual([]);
+    for (const { method, path } of guarded) {
+      const what = `${method} ${path}`;
+      const body = method === 'GET' ? undefined : '{}';
+      for (const token of [undefined, bridge.token]) {
+        const res = await http(`${bridge.remote?.url}${concrete(path)}`, { method, body, ...(token ? { token } : {}) });
+        expect(res.status, what).toBe(401);
+        expect(res.headers.get('www-authenticate'), what).toBe('Bearer realm="aiti-bridge"');
+      }
+    }
   });
 
   it('every page route answers any origin with open CORS (and checks the secret itself)', async () => {
