@@ -25,7 +25,6 @@ import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
 import { PairingCards } from './device/PairingCards.js';
 import { Unpaired } from './device/Unpaired.js';
-import { usePhoneAlerts } from './device/alerts.js';
 
 /** Whether a desktop shell hosts the window: it notifies by itself then. */
 const desktop = host() !== undefined;
@@ -44,8 +43,6 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
   const quickBook = useQuickReplies(api);
   const words = useT();
   const announcement = useAnnouncement(state.asks);
-  // a paired device (no desk api) chimes and notifies by itself; the desk's desktop shell does that at the desk
-  usePhoneAlerts(state.asks, state.generation, api !== undefined && api.desk === undefined);
 
   const compose = useCallback((recipient = 'all') => {
     setTo(recipient);

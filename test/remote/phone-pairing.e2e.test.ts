@@ -27,7 +27,7 @@ async function openDesk(uiUrl: string): Promise<Page> {
 describe('a phone answers from away', () => {
   // two browsers, each launched cold: more than the default 30 s on a loaded 2-core machine
   it(
-    'pairs through the QR code, is approved at the desk, answers an ask; revoked, its stream closes and its next answer is refused',
+    'pairs through the QR code, is approved at the desk, notifies of an ask in the background and answers it by touch; revoked, its stream closes and its next answer is refused',
     { timeout: 90_000 },
     async () => {
       const tls = selfSignedCert();
@@ -52,7 +52,6 @@ describe('a phone answers from away', () => {
       await phone.addInitScript(() => {
         const said: string[] = [];
         Object.assign(window, { __alerts: said });
-        navigator.vibrate = () => (said.push('vibrate'), true);
         const Real = window.Notification;
         class Recorded extends Real {
           constructor(title: string, options?: NotificationOptions) {
@@ -92,8 +91,12 @@ describe('a phone answers from away', () => {
       expect(stored).not.toContain(cookies[0]?.value ?? 'no cookie');
       expect(statSync(join(bridge.context.appDir, 'devices.json')).mode & 0o777).toBe(0o600);
 
-      // an agent asks while the phone is in the background: it buzzes and notifies; the human answers by touch
-      await tab.locator('.brand').tap(); // a first touch lets the page make sound
+      // the human turns on sound and notifications in the phone's settings (a touch, as browsers require), then
+      // puts the phone away: a new ask notifies; back on the window, they answer it by touch
+      await tab.getByRole('button', { name: 'Settings' }).tap();
+      await tab.getByRole('checkbox', { name: 'Sound on a new ask' }).tap();
+      await tab.getByRole('checkbox', { name: 'Browser notification on a new ask' }).tap();
+      await tab.getByRole('button', { name: /Close/ }).first().tap();
       await tab.evaluate(() => Object.assign(window, { __background: true }));
       const claude = await connectAgent(bridge.url, { clientName: 'claude' });
       const asked = claude.callTool({
@@ -104,7 +107,7 @@ describe('a phone answers from away', () => {
       await phoneCard.getByRole('button', { name: /Yes/ }).waitFor();
       await expect
         .poll(() => tab.evaluate(() => (window as unknown as { __alerts: string[] }).__alerts))
-        .toEqual(['vibrate', 'notify: claude asks: Deploy to staging?']);
+        .toEqual(['notify: claude asks: Deploy to staging?']);
       await tab.evaluate(() => Object.assign(window, { __background: false }));
       // a finger's target: every button of the card at least 44 px high, within the phone's width
       for (const button of await phoneCard.getByRole('button').all()) {
