@@ -4,6 +4,7 @@ import { ago } from '../time.js';
 import { useNow } from '../useNow.js';
 import type { DeskApi } from './desk-api.js';
 import { publishDevices, useDevicesFeed } from './desk-feed.js';
+import { useT } from '../i18n/index.js';
 
 /**
  * The desk's Devices panel: "Pair a device" (a QR code of the one-time link), the paired devices with their last
@@ -12,6 +13,7 @@ import { publishDevices, useDevicesFeed } from './desk-feed.js';
 export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
   useNow(15_000);
   const feed = useDevicesFeed();
+  const words = useT().devices;
   const [pairing, setPairing] = useState<PairingCodeAnswer>();
   const [created, setCreated] = useState<AgentTokenCreated>();
   const [name, setName] = useState('');
@@ -33,9 +35,9 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
   const failed = (error: unknown) => setProblem(error instanceof Error ? error.message : String(error));
   const run = (what: Promise<unknown>) => what.then(() => setProblem(undefined), failed);
   return (
-    <section className="panel side devices-panel" aria-label="devices">
+    <section className="panel side devices-panel" aria-label={words.panel}>
       <h2 className="panel-title">
-        Devices <span className="muted">{feed.devices.length} paired</span>
+        {words.title} <span className="muted">{words.paired(feed.devices.length)}</span>
       </h2>
       {feed.remote ? (
         <button
@@ -44,25 +46,27 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
           onClick={() => void run(desk.openPairing().then(setPairing))}
           aria-expanded={pairing !== undefined}
         >
-          Pair a device
+          {words.pair}
         </button>
       ) : (
         <p className="empty">
-          Start the bridge with <code>--remote 8778</code> to answer from a phone or pair another machine.
+          {words.needsRemote.before}
+          <code>--remote 8778</code>
+          {words.needsRemote.after}
         </p>
       )}
       {pairing && (
         <figure className="pairing-qr">
-          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt="pairing QR code" />
+          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={words.qrAlt} />
           <figcaption>
-            Scan with the phone&apos;s camera (good for 2 minutes, once), or open{' '}
+            {words.qrCaption.before}
             <a href={pairing.url} target="_blank" rel="noreferrer noopener">
-              this link
-            </a>{' '}
-            on the device.
+              {words.qrCaption.link}
+            </a>
+            {words.qrCaption.after}
           </figcaption>
           <button type="button" className="button ghost small" onClick={() => setPairing(undefined)}>
-            Hide
+            {words.hide}
           </button>
         </figure>
       )}
@@ -72,27 +76,28 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
             <li key={d.deviceId} className="row device-row">
               <span
                 className={`dot ${d.connected ? 'on' : 'off'}`}
-                title={d.connected ? 'connected' : 'not connected'}
+                title={d.connected ? words.connected : words.notConnected}
               />
               <span className="row-main">
                 <span className="row-title">{d.name}</span>
                 <span className="row-sub">
-                  {d.lastUsedAt ? `last used ${ago(d.lastUsedAt)}` : 'not used yet'} · paired {ago(d.pairedAt)}
+                  {d.lastUsedAt ? words.lastUsed(ago(d.lastUsedAt)) : words.notUsed} ·{' '}
+                  {words.pairedAgo(ago(d.pairedAt))}
                 </span>
               </span>
               <button
                 type="button"
                 className="button small"
-                aria-label={`revoke ${d.name}`}
+                aria-label={words.revokeDevice(d.name)}
                 onClick={() => void run(desk.revokeDevice(d.deviceId))}
               >
-                Revoke
+                {words.revoke}
               </button>
             </li>
           ))}
         </ul>
       )}
-      <h3 className="section-title">Agents on other machines</h3>
+      <h3 className="section-title">{words.agentsElsewhere}</h3>
       {feed.agentTokens.length > 0 && (
         <ul className="rows">
           {feed.agentTokens.map((t) => (
@@ -100,17 +105,21 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
               <span className="row-main">
                 <span className="row-title">{t.name}</span>
                 <span className="row-sub">
-                  {t.expired ? 'expired' : t.expiresAt ? `expires ${t.expiresAt.slice(0, 10)}` : 'never expires'} ·{' '}
-                  {t.lastUsedAt ? `used ${ago(t.lastUsedAt)}` : 'not used yet'}
+                  {t.expired
+                    ? words.expired
+                    : t.expiresAt
+                      ? words.expires(t.expiresAt.slice(0, 10))
+                      : words.neverExpires}{' '}
+                  · {t.lastUsedAt ? words.usedAgo(ago(t.lastUsedAt)) : words.notUsed}
                 </span>
               </span>
               <button
                 type="button"
                 className="button small"
-                aria-label={`revoke the token of ${t.name}`}
+                aria-label={words.revokeToken(t.name)}
                 onClick={() => void run(desk.revokeAgentToken(t.name))}
               >
-                Revoke
+                {words.revoke}
               </button>
             </li>
           ))}
@@ -130,20 +139,21 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
       >
         <input
           className="field"
-          aria-label="agent id for a new token"
-          placeholder="agent id, e.g. devbox-claude"
+          aria-label={words.tokenName}
+          placeholder={words.tokenPlaceholder}
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
         <button type="submit" className="button small" disabled={!name.trim()}>
-          Make token
+          {words.makeToken}
         </button>
       </form>
       {created && (
         <div className="token-made" role="status">
           <p>
-            Token for <strong>{created.row.name}</strong>, shown once (expires in 30 days). Paste one of these on that
-            machine:
+            {words.made.before}
+            <strong>{created.row.name}</strong>
+            {words.made.after}
           </p>
           {created.setup.map((s) => (
             <details key={s.client}>
@@ -152,7 +162,7 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
             </details>
           ))}
           <button type="button" className="button ghost small" onClick={() => setCreated(undefined)}>
-            Done
+            {words.done}
           </button>
         </div>
       )}

@@ -7,6 +7,7 @@ import {
 } from '../../../bridge/protocol/index.js';
 import { apiBase } from '../host.js';
 import { whoAmI } from './device-api.js';
+import { t, useT } from '../i18n/index.js';
 
 type Step =
   | { step: 'name' }
@@ -20,8 +21,8 @@ function guessName(): string {
   const ua = navigator.userAgent;
   if (/iPhone/.test(ua)) return 'iPhone';
   if (/iPad/.test(ua)) return 'iPad';
-  if (/Android/.test(ua)) return /Mobile/.test(ua) ? 'Android phone' : 'Android tablet';
-  return 'This browser';
+  if (/Android/.test(ua)) return /Mobile/.test(ua) ? t().pairPage.androidPhone : t().pairPage.androidTablet;
+  return t().pairPage.thisBrowser;
 }
 
 /** The one-time code from `#code=`, taken out of the address bar at once (it is not to be kept or shared). */
@@ -53,6 +54,8 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; status:
  * showing the check phrase the desk's card shows. Approved, the bridge sets the device cookie and the window opens.
  */
 export function PairPage() {
+  const all = useT();
+  const words = all.pairPage;
   const code = useRef(takeCode());
   const [name, setName] = useState(guessName);
   const [step, setStep] = useState<Step>(code.current ? { step: 'name' } : { step: 'no-code' });
@@ -91,7 +94,7 @@ export function PairPage() {
       const started = PairStartAnswer.safeParse(answer.json);
       if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data });
       const error = ErrorBody.safeParse(answer.json);
-      setStep({ step: 'failed', why: error.success ? error.data.error : `the bridge answered HTTP ${answer.status}` });
+      setStep({ step: 'failed', why: error.success ? error.data.error : words.answered(answer.status) });
     } catch (error) {
       setStep({ step: 'failed', why: error instanceof Error ? error.message : String(error) });
     }
@@ -99,10 +102,12 @@ export function PairPage() {
 
   return (
     <main className="gate pair-page">
-      <h1>Pair with AITI Bridge</h1>
+      <h1>{words.title}</h1>
       {step.step === 'no-code' && (
         <p role="alert">
-          This link has no pairing code. Press <strong>Pair a device</strong> in the desk window and scan its QR code.
+          {words.noCode.before}
+          <strong>{all.devices.pair}</strong>
+          {words.noCode.after}
         </p>
       )}
       {(step.step === 'name' || step.step === 'sending') && (
@@ -113,7 +118,7 @@ export function PairPage() {
           }}
         >
           <label className="pair-label" htmlFor="device-name">
-            Name this device, so the desk knows which it is
+            {words.nameLabel}
           </label>
           <input
             id="device-name"
@@ -124,33 +129,30 @@ export function PairPage() {
             onChange={(e) => setName(e.target.value)}
           />
           <button type="submit" className="button primary" disabled={!name.trim() || step.step === 'sending'}>
-            Pair
+            {words.pair}
           </button>
         </form>
       )}
       {step.step === 'waiting' && (
         <>
-          <p>Approve this device in the desk window. The card there shows these words:</p>
-          <p className="check-phrase" aria-label="check phrase">
+          <p>{words.approveThere}</p>
+          <p className="check-phrase" aria-label={all.devices.phrase}>
             {step.started.phrase}
           </p>
           <p className="muted" role="status">
-            Waiting for the desk…
+            {words.waiting}
           </p>
         </>
       )}
-      {step.step === 'refused' && <p role="alert">The desk refused this device.</p>}
+      {step.step === 'refused' && <p role="alert">{words.refused}</p>}
       {step.step === 'expired' && (
         <p role="alert">
-          Nobody approved this device within 2 minutes. Press <strong>Pair a device</strong> at the desk again.
+          {words.expired.before}
+          <strong>{all.devices.pair}</strong>
+          {words.expired.after}
         </p>
       )}
-      {step.step === 'no-cookie' && (
-        <p role="alert">
-          The desk approved this device, but this browser did not keep its token: it keeps it only over HTTPS. Reach the
-          bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.
-        </p>
-      )}
+      {step.step === 'no-cookie' && <p role="alert">{words.noCookie}</p>}
       {step.step === 'failed' && <p role="alert">{step.why}</p>}
     </main>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { DeskApi } from './desk-api.js';
 import { useDevicesFeed } from './desk-feed.js';
+import { useT } from '../i18n/index.js';
 
 /**
  * The desk's approval card for each device that sent a pairing code: its name and the check phrase it shows. The
@@ -9,6 +10,7 @@ import { useDevicesFeed } from './desk-feed.js';
  */
 export function PairingCards({ desk }: { desk: DeskApi | undefined }) {
   const feed = useDevicesFeed();
+  const words = useT().devices;
   const [problem, setProblem] = useState<string>();
   if (!desk || !feed?.pairings.length) return null;
   const act = (what: Promise<void>) =>
@@ -17,26 +19,27 @@ export function PairingCards({ desk }: { desk: DeskApi | undefined }) {
       (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
     );
   return (
-    <section className="cards pairing-cards" aria-label="devices waiting to pair">
+    <section className="cards pairing-cards" aria-label={words.waitingLabel}>
       {feed.pairings.map((p) => (
-        <article key={p.requestId} className="card pairing-card" aria-label={`pair ${p.name}`}>
+        <article key={p.requestId} className="card pairing-card" aria-label={words.cardLabel(p.name)}>
           <div className="card-head">
-            <span className="kind-badge">pair a device</span>
+            <span className="kind-badge">{words.cardBadge}</span>
             <strong>{p.name}</strong>
           </div>
           <p className="prompt">
-            Pair <strong>{p.name}</strong>? It can then answer asks and message agents, from anywhere it reaches the
-            bridge. Approve only if it shows the same words:
+            {words.cardPrompt.before}
+            <strong>{p.name}</strong>
+            {words.cardPrompt.after}
           </p>
-          <p className="check-phrase" aria-label="check phrase">
+          <p className="check-phrase" aria-label={words.phrase}>
             {p.phrase}
           </p>
           <div className="card-actions">
             <button type="button" className="button" onClick={() => void act(desk.refuse(p.requestId))}>
-              Refuse
+              {words.refuse}
             </button>
             <button type="button" className="button primary" onClick={() => void act(desk.approve(p.requestId))}>
-              Approve
+              {words.approve}
             </button>
           </div>
         </article>

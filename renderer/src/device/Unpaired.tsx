@@ -1,11 +1,15 @@
+import { useT } from '../i18n/index.js';
+
 /** A device's window after the desk revoked it: nothing more reaches the bridge from here until it pairs again. */
 export function Unpaired() {
+  const words = useT();
   return (
     <main className="gate">
-      <h1>AITI Bridge</h1>
+      <h1>{words.app.name}</h1>
       <p role="alert">
-        This device is no longer paired with the bridge: it was revoked at the desk. To use it again, press{' '}
-        <strong>Pair a device</strong> in the desk window and scan the new code.
+        {words.devices.unpaired.before}
+        <strong>{words.devices.pair}</strong>
+        {words.devices.unpaired.after}
       </p>
     </main>
   );

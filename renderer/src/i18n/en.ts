@@ -360,6 +360,81 @@ export const en = {
   alert: {
     title: (agent: string) => `${agent} asks`,
   },
+  devices: {
+    panel: 'devices',
+    title: 'Devices',
+    paired: (n: number) => `${n} paired`,
+    pair: 'Pair a device',
+    needsRemote: {
+      before: 'Start the bridge with ',
+      after: ' to answer from a phone or pair another machine.',
+    },
+    qrAlt: 'pairing QR code',
+    qrCaption: {
+      before: "Scan with the phone's camera (good for 2 minutes, once), or open ",
+      link: 'this link',
+      after: ' on the device.',
+    },
+    hide: 'Hide',
+    connected: 'connected',
+    notConnected: 'not connected',
+    lastUsed: (ago: string) => `last used ${ago}`,
+    notUsed: 'not used yet',
+    pairedAgo: (ago: string) => `paired ${ago}`,
+    revoke: 'Revoke',
+    revokeDevice: (name: string) => `revoke ${name}`,
+    agentsElsewhere: 'Agents on other machines',
+    expired: 'expired',
+    expires: (day: string) => `expires ${day}`,
+    neverExpires: 'never expires',
+    usedAgo: (ago: string) => `used ${ago}`,
+    revokeToken: (name: string) => `revoke the token of ${name}`,
+    tokenName: 'agent id for a new token',
+    tokenPlaceholder: 'agent id, e.g. devbox-claude',
+    makeToken: 'Make token',
+    made: {
+      before: 'Token for ',
+      after: ', shown once (expires in 30 days). Paste one of these on that machine:',
+    },
+    done: 'Done',
+    waitingLabel: 'devices waiting to pair',
+    cardLabel: (name: string) => `pair ${name}`,
+    cardBadge: 'pair a device',
+    cardPrompt: {
+      before: 'Pair ',
+      after:
+        '? It can then answer asks and message agents, from anywhere it reaches the bridge. Approve only if it shows the same words:',
+    },
+    phrase: 'check phrase',
+    refuse: 'Refuse',
+    approve: 'Approve',
+    unpaired: {
+      before: 'This device is no longer paired with the bridge: it was revoked at the desk. To use it again, press ',
+      after: ' in the desk window and scan the new code.',
+    },
+  },
+  pairPage: {
+    title: 'Pair with AITI Bridge',
+    noCode: {
+      before: 'This link has no pairing code. Press ',
+      after: ' in the desk window and scan its QR code.',
+    },
+    nameLabel: 'Name this device, so the desk knows which it is',
+    pair: 'Pair',
+    approveThere: 'Approve this device in the desk window. The card there shows these words:',
+    waiting: 'Waiting for the desk…',
+    refused: 'The desk refused this device.',
+    expired: {
+      before: 'Nobody approved this device within 2 minutes. Press ',
+      after: ' at the desk again.',
+    },
+    noCookie:
+      'The desk approved this device, but this browser did not keep its token: it keeps it only over HTTPS. Reach the bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.',
+    answered: (status: number) => `the bridge answered HTTP ${status}`,
+    thisBrowser: 'This browser',
+    androidPhone: 'Android phone',
+    androidTablet: 'Android tablet',
+  },
 };
 
 /** The shape every language fills in. */
