@@ -110,6 +110,8 @@ describe('once attached, the desktop app proves the bridge again before every to
     await bridge.close();
     const squatter = await squat({ port: bridge.port });
     await expect(askToken()).rejects.toThrow(`something else answers on ${bridge.url}`);
+    // the squatter logs each request from its own process: the answer can be here before its line is
+    await squatter.waitForRequest('/bridge/token-proof');
     expect(squatter.requests().map((r) => r.url.split('?')[0])).toEqual(['/bridge/token-proof']);
     expect(squatter.seen()).not.toContain(bridge.token);
     // with nothing on the port at all, the window gets no token either
