@@ -77,8 +77,10 @@ await section('forms', () => fixtureFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));
+// a partial run's load line sits beside the full run's in the merged report: it names the sections it measured
+const measured = only.length > 0 ? ` of ${only.join(', ')}` : '';
 notes.push(
-  `machine load (1, 5, 15 min averages) at the start of the run: ${loadAtStart}; at the end: ${load()}. Other work on the machine during the run distorts the times upwards.`,
+  `machine load (1, 5, 15 min averages) at the start of the run${measured}: ${loadAtStart}; at the end: ${load()}. Other work on the machine during the run distorts the times upwards.`,
 );
 
 writeReport(rows, notes, only.length > 0);
