@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { MAIN_FRAME, type ClaimAnswer, type ClaimBody, type SessionRow } from '../protocol/index.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { EventStream } from '../event-stream.js';
@@ -6,6 +7,7 @@ import { sameSecret } from '../token.js';
 import { NO_ORIGIN, OPAQUE_ORIGIN, PageOrigins, pageOrigin } from './origins.js';
 import type { LimitCounters } from '../limits.js';
 import { PageQuota } from './quota.js';
+import { PageIds } from './page-ids.js';
 
 export interface Frame {
   frameId: string;
@@ -60,10 +62,13 @@ export class PageRegistry {
   private readonly listeners = new Set<(change: PageChange) => void>();
   private readonly origins: PageOrigins;
   private readonly quota: PageQuota<Page>;
-  private nextId = 1;
+  private readonly ids: PageIds;
+  /** new pages whose id is being written to disk */
+  private readonly recording = new WeakMap<Page, Promise<void>>();
 
   constructor(private readonly options: PageRegistryOptions) {
     this.origins = new PageOrigins(options.appDir);
+    this.ids = new PageIds(join(options.appDir, 'page-ids.jsonl'));
     this.quota = new PageQuota<Page>({
       counters: options.limits,
       isConnected,
@@ -80,8 +85,11 @@ export class PageRegistry {
     for (const listener of this.listeners) listener(change);
   }
 
-  /** Claim or re-claim: the same instanceId with its secret keeps its pageId (a reload keeps identity). */
-  claim(body: ClaimBody, originHeader?: string): ClaimAnswer {
+  /**
+   * Claim or re-claim: the same instanceId with its secret keeps its pageId, across reloads and bridge restarts
+   * alike (page-ids.ts remembers every pageId handed out).
+   */
+  async claim(body: ClaimBody, originHeader?: string): Promise<ClaimAnswer> {
     const existing = this.byInstance.get(body.instanceId);
     if (existing) {
       // A legacy page has no secret to prove who re-claims it: whoever learned its instanceId could take it over.
@@ -109,9 +117,23 @@ export class PageRegistry {
       this.emit({ type: 'claimed', page: existing });
       return { pageId: existing.pageId, secret: existing.secret, operable: this.isOperable(existing) };
     }
-    const page = this.create(body.instanceId, body.url, body.frameworks ?? [], originHeader, false);
+    const known = this.ids.recognize(body.instanceId, body.secret);
+    if (known.kind === 'legacy')
+      throw new Forbidden(
+        `instanceId "${body.instanceId}" belonged to page ${known.pageId}, which connected without a secret; claim with a new instanceId`,
+        'instanceId',
+      );
+    if (known.kind === 'mismatch')
+      throw new Forbidden(
+        `instanceId "${body.instanceId}" belongs to page ${known.pageId}; its secret does not match`,
+        'secret',
+      );
+    // a page the bridge knew before it restarted (or forgot after the TTL) gets its pageId and secret back
+    const back = known.kind === 'match' && body.secret ? { pageId: known.pageId, secret: body.secret } : undefined;
+    const page = this.create(body.instanceId, body.url, body.frameworks ?? [], originHeader, false, back);
     page.pageKey = body.pageKey;
     page.title = body.title;
+    await this.recorded(page);
     this.emit({ type: 'claimed', page });
     return { pageId: page.pageId, secret: page.secret, operable: this.isOperable(page) };
   }
@@ -122,13 +144,16 @@ export class PageRegistry {
     frameworks: string[],
     originHeader: string | undefined,
     legacy: boolean,
+    back?: { pageId: string; secret: string },
   ): Page {
     const origin = pageOrigin(originHeader);
     this.quota.admit(origin, !this.origins.isOperable(origin));
+    const secret = back?.secret ?? newSecret();
+    const issued = back ? undefined : this.ids.issue(instanceId, legacy ? undefined : secret);
     const page: Page = {
-      pageId: `p${this.nextId++}`,
+      pageId: back?.pageId ?? issued?.pageId ?? '',
       instanceId,
-      secret: newSecret(),
+      secret,
       legacy,
       pageKey: '',
       url,
@@ -141,7 +166,30 @@ export class PageRegistry {
     this.byInstance.set(instanceId, page);
     this.quota.added(page);
     this.scheduleForget(page);
+    if (issued) this.recording.set(page, issued.recorded);
     return page;
+  }
+
+  /**
+   * Resolves once a new page's id is on disk (at once for a page that had one already); a page whose id could not
+   * be written is dropped and the error (Unavailable, 503) says why, so no claim is answered with an id a restart
+   * could hand out again.
+   */
+  async recorded(page: Page): Promise<void> {
+    const recording = this.recording.get(page);
+    if (!recording) return;
+    try {
+      await recording;
+    } catch (error) {
+      clearTimeout(page.forgetTimer);
+      if (this.pages.get(page.pageId) === page) this.pages.delete(page.pageId);
+      if (this.byInstance.get(page.instanceId) === page) this.byInstance.delete(page.instanceId);
+      this.quota.removed(page);
+      this.ids.drop(page.instanceId);
+      throw error;
+    } finally {
+      this.recording.delete(page);
+    }
   }
 
   /**
@@ -211,6 +259,12 @@ export class PageRegistry {
         'instanceId',
       );
     if (this.options.refuseLegacy) throw refusedLegacy();
+    const known = this.ids.recognize(query.instanceId, undefined);
+    if (known.kind === 'mismatch')
+      throw new Forbidden(
+        `instanceId "${query.instanceId}" belongs to page ${known.pageId}, which has a secret; claim it with POST /bridge/claim and its secret`,
+        'secret',
+      );
     const origin = pageOrigin(originHeader);
     if (!this.origins.isOperable(origin))
       throw new Forbidden(
@@ -334,6 +388,7 @@ export class PageRegistry {
   }
 
   close(): void {
+    void this.ids.close();
     for (const page of this.pages.values()) {
       clearTimeout(page.forgetTimer);
       for (const frame of page.frames.values()) frame.stream?.close();

@@ -43,9 +43,11 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
   );
 
   /** GET /bridge/sse?role=page: the page's command stream. Refusals answer plainly before the stream opens. */
-  router.get(STREAM_PATHS.page, (ctx) => {
+  router.get(STREAM_PATHS.page, async (ctx) => {
     const query = readQuery(ctx, PageSseQuery);
     const page = pages.admit(query, originOf(ctx));
+    // a page without a secret gets its id here: on disk before the hello names it
+    await pages.recorded(page);
     const stream = new SseStream(ctx, {
       pingMs: bridge.config.pingMs,
       headers: { 'Access-Control-Allow-Origin': '*' },
@@ -62,7 +64,7 @@ export const pageRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/claim', async (ctx) => {
     const body = await readBody(ctx, ClaimBody);
-    ctx.body = pages.claim(body, originOf(ctx));
+    ctx.body = await pages.claim(body, originOf(ctx));
   });
 
   router.post('/bridge/register', async (ctx) => {

@@ -35,15 +35,17 @@ describe('page side: claim, stream, commands, results', () => {
     expect(res.body).toMatchObject({ field: 'secret' });
   });
 
-  it('forgets a disconnected page after the TTL, and a later claim gets a new pageId', async () => {
+  it('forgets a disconnected page after the TTL; the same tab coming back later gets its pageId again, another page a new one', async () => {
     const bridge = await startBridge({ ttlMs: 150 });
     const page = await ScriptedPage.connect(bridge.url);
     page.close();
     await waitFor(() => bridge.context.pages.get(page.pageId) === undefined, 3000);
     const sessions = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token });
     expect(sessions.body).toEqual([]);
+    const other = await ScriptedPage.connect(bridge.url);
+    expect(other.pageId).not.toBe(page.pageId);
     const again = await ScriptedPage.connect(bridge.url, { instanceId: page.instanceId, secret: page.secret });
-    expect(again.pageId).not.toBe(page.pageId);
+    expect(again.pageId).toBe(page.pageId);
   });
 
   it('keeps a page that reconnects within the TTL', async () => {

@@ -5,18 +5,33 @@ import { onCleanup } from './bridge.js';
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 export const CHILD_TOKEN = 'reliability-token';
 
+export interface ChildBridge {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  stderr: () => string;
+}
+
 /**
  * A real bridge in a child process (so it can be SIGKILLed); resolves once it printed its URL on stderr. `port`
- * restarts one where a killed one was (a window reconnects to the address it was served from).
+ * (default 0: any free one) lets a restart come back where pages and clients look for it; `args` are more flags.
  */
 export async function spawnBridge(
   dataDir: string,
-  port = 0,
-): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const args = [BIN, '--port', String(port), '--data-dir', dataDir, '--token', CHILD_TOKEN];
-  const child = spawn(process.execPath, args, {
+  options: { port?: number; args?: string[]; env?: Record<string, string> } = {},
+): Promise<ChildBridge> {
+  const args = [
+    '--port',
+    String(options.port ?? 0),
+    '--data-dir',
+    dataDir,
+    '--token',
+    CHILD_TOKEN,
+    ...(options.args ?? []),
+  ];
+  const child = spawn(process.execPath, [BIN, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AITI_LOG: 'warn' },
+    env: { ...process.env, AITI_LOG: 'warn', ...options.env },
   });
   onCleanup(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -34,7 +49,7 @@ export async function spawnBridge(
     });
     child.on('exit', (code) => reject(new Error(`bridge exited with ${code}; stderr: ${stderr}`)));
   });
-  return { child, url, stderr: () => stderr };
+  return { child, url, port: Number(new URL(url).port), stderr: () => stderr };
 }
 
 /** SIGKILL, and wait until the process is gone. */

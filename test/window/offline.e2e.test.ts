@@ -36,7 +36,7 @@ describe('the window with no bridge', () => {
     expect(await page.getByText('Failed to fetch').count()).toBe(0);
 
     const port = new URL(first.url).port;
-    await spawnBridge(dataDir, Number(port));
+    await spawnBridge(dataDir, { port: Number(port) });
     await page.locator('.connection.conn-live').waitFor({ timeout: 20_000 });
     expect(await banner.count()).toBe(0);
     // the ask died with the first bridge: its card says so, keeps what was not sent, and sends the human nowhere
