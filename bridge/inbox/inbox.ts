@@ -55,6 +55,8 @@ export class Inbox {
   /** every message's row in time order, for history across agents */
   private all = new RowList();
   private readonly listeners = new Set<(event: InboxEvent) => void>();
+  /** rows whose status change is being written: not taken again meanwhile */
+  private readonly changing = new Set<number>();
 
   constructor(
     private readonly journal: Journal,
@@ -144,6 +146,8 @@ export class Inbox {
     const at = this.now().toISOString();
     const moved = this.move(from, to, at);
     this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((row) => this.out(row)) });
+    // moved at once: the session's next call already reads under its new name (a line that fails is logged, and
+    // a restart then shows the messages under the old name)
     await this.journal.append(from, { type: 'renamed', from, to, at });
   }
 
@@ -225,7 +229,7 @@ export class Inbox {
     const taken: number[] = [];
     for (let i = 0; i < box.rows.length && taken.length < limit; i++) {
       const r = box.rows.at(i);
-      if (this.table.status[r] === 0) taken.push(r);
+      if (this.table.status[r] === 0 && !this.changing.has(r)) taken.push(r);
     }
     await this.change(taken, 'delivered');
     return taken.map((r) => this.out(r));
@@ -233,7 +237,7 @@ export class Inbox {
 
   /** Marks messages as shown to the agent by another channel (channel notification, sampling). */
   async markDelivered(agentId: string, ids: string[]): Promise<void> {
-    const found = this.rowsOf(agentId, ids).filter((r) => this.table.status[r] === 0);
+    const found = this.rowsOf(agentId, ids).filter((r) => this.table.status[r] === 0 && !this.changing.has(r));
     await this.change(found, 'delivered');
   }
 
@@ -355,28 +359,49 @@ export class Inbox {
     box.lastActivity = at;
   }
 
+  /** Raises a row's status (never lowers it: an ack that lands before a read's `delivered` stays consumed). */
   private setStatus(row: number, status: MessageStatus, at: string | number): void {
     const table = this.table;
     const box = this.boxes.get(table.agentOf(row));
-    if (!box || table.kind[row] === ASK) return;
+    if (!box || table.kind[row] === ASK || STATUSES.indexOf(status) <= (table.status[row] ?? 0)) return;
     box.counts[table.statusOf(row)]--;
     box.counts[status]++;
     table.status[row] = STATUSES.indexOf(status);
     box.lastActivity = at;
   }
 
-  /** Changes status in memory at once (two readers never take the same message), then journals and reports it. */
+  /**
+   * Journals the status changes, then makes them in memory and reports them: memory never runs ahead of the
+   * disk, so a write that fails leaves the messages as they were (unread stays unread). The rows are held
+   * meanwhile, so two readers never take the same message. Throws the journal's error (Unavailable) when any
+   * line could not be written; the others are made.
+   */
   private async change(rows: number[], status: MessageStatus): Promise<void> {
     if (!rows.length) return;
     const table = this.table;
     const at = this.now().toISOString();
-    for (const r of rows) this.setStatus(r, status, at);
-    await Promise.all(
-      rows.map((r) =>
-        this.journal.append(table.agentOf(r), { type: 'status_change', id: table.ids.id(r), status, at }),
-      ),
-    );
-    for (const r of rows) this.emit({ type: 'status', id: table.ids.id(r), agentId: table.agentOf(r), status, at });
+    for (const r of rows) this.changing.add(r);
+    let written: PromiseSettledResult<void>[];
+    try {
+      written = await Promise.allSettled(
+        rows.map((r) =>
+          this.journal.append(table.agentOf(r), { type: 'status_change', id: table.ids.id(r), status, at }),
+        ),
+      );
+    } finally {
+      for (const r of rows) this.changing.delete(r);
+    }
+    let failure: unknown;
+    rows.forEach((r, i) => {
+      const result = written[i];
+      if (result?.status === 'rejected') {
+        failure ??= result.reason;
+        return;
+      }
+      this.setStatus(r, status, at);
+      this.emit({ type: 'status', id: table.ids.id(r), agentId: table.agentOf(r), status, at });
+    });
+    if (failure !== undefined) throw failure;
   }
 
   /** The message of a row as the wire has it; a replayed body is read back from its journal line. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { JOURNAL_MAX_BYTES, JournalLine, type Message } from '../protocol/index.js';
+import { Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
-import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files.js';
+import { PRIVATE_DIR } from '../private-files.js';
+import { nodeDisk, type JournalDisk } from './disk.js';
 import { agentDirName, agentJournals } from './journal-names.js';
 import {
   dirAgent,
@@ -23,16 +25,42 @@ export interface JournalOptions {
   /** injectable for tests of the day boundary */
   now?: () => Date;
   maxBytes?: number;
+  /** the write path's file operations (tests pass a disk that fails or loses what was never fsynced) */
+  disk?: JournalDisk;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
 }
 
 interface JournalFile {
+  agentId: string;
   path: string;
   fd: number;
+  /** bytes on disk (written and fsynced); a batch that fails is cut back to this */
+  committed: number;
+  /** committed, plus the bytes being written and queued: what the file will hold (for the size limit) */
   size: number;
   /** UTC day of the file, YYYY-MM-DD */
   day: string;
-  /** lines appended since the last flush, written by it in one go */
+  /** lines appended since the last flush, written by it in one go, and who waits for them */
   pending: string[];
+  waiters: Waiter[];
+  /** a batch is being written and fsynced */
+  busy: boolean;
+  /** no more lines: closed once its last batch is done */
+  retired: boolean;
+  closed: boolean;
+}
+
+/** Whether the journal could write its last batches, for bridge_status and the window. */
+export interface JournalHealth {
+  ok: boolean;
+  /** what went wrong, for people (absent while ok) */
+  problem?: string;
+  /** when it started going wrong (ISO) */
+  since?: string;
 }
 
 /**
@@ -42,43 +70,64 @@ interface JournalFile {
  *
  * Durability is a group commit: `append` queues its line (file order is call order) and resolves after the next
  * flush has written and fsynced that file; the appends of one turn of the event loop, and all that arrive while
- * one fsync runs, share one write and one fsync (a write per line cost an HTTP push ~20 µs of its ~170).
+ * one fsync runs, share one write and one fsync per file (a write per line cost an HTTP push ~20 µs of its ~170).
+ *
+ * A batch that fails (disk full, an fsync error, the file deleted under the bridge) rejects its appends with
+ * Unavailable and leaves no fragment: the file is cut back to where the batch began, or retired when that cannot be
+ * trusted, so every line starts on a line boundary and a later batch is read whole. After each fsync the file must
+ * still have a name: a file whose folder was deleted takes writes into nowhere.
  */
 export class Journal {
   private readonly files = new Map<string, JournalFile>();
   /** newest file time per agent, so file names sort in writing order even when the clock stands still */
   private readonly lastStamp = new Map<string, number>();
   private readonly dirty = new Set<JournalFile>();
-  private readonly retired = new Set<JournalFile>();
+  /** files that get no more lines but still have a batch in flight or queued */
+  private readonly retiring = new Set<JournalFile>();
   /** the files replay read, by the index a replayed message's body points at */
   private readonly replayed: string[] = [];
-  private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private flushing = false;
   private closed = false;
   private readonly now: () => Date;
   private readonly maxBytes: number;
+  private readonly disk: JournalDisk;
+  private state: JournalHealth = { ok: true };
+  private readonly healthListeners = new Set<(health: JournalHealth) => void>();
 
   constructor(private readonly options: JournalOptions) {
     this.now = options.now ?? (() => new Date());
     this.maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES;
+    this.disk = options.disk ?? nodeDisk;
     mkdirSync(options.dir, { recursive: true, mode: PRIVATE_DIR });
   }
 
-  /** Appends one line to the agent's current file; resolves once it is on disk. */
+  /** Appends one line to the agent's current file; resolves once it is on disk, rejects (Unavailable) if it cannot be. */
   append(agentId: string, line: JournalLine): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the journal is closed (the bridge is stopping)'));
+    if (this.closed) return Promise.reject(new Unavailable('the journal is closed (the bridge is stopping)'));
+    let file: JournalFile;
     try {
       const text = JSON.stringify(line) + '\n';
       const bytes = Buffer.byteLength(text);
-      const file = this.fileFor(agentId, bytes);
+      file = this.fileFor(agentId, bytes);
       this.write(file, text, bytes);
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(this.failed(error, `cannot open a journal file for ${agentId}`));
     }
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
+      file.waiters.push({ resolve, reject });
       if (!this.flushing) void this.flush();
     });
+  }
+
+  /** Whether the last batches reached the disk; a problem names what failed and what to do. */
+  health(): JournalHealth {
+    return { ...this.state };
+  }
+
+  /** Hears when writing starts failing or works again. */
+  onHealth(listener: (health: JournalHealth) => void): () => void {
+    this.healthListeners.add(listener);
+    return () => this.healthListeners.delete(listener);
   }
 
   /**
@@ -193,8 +242,8 @@ export class Journal {
     const day = now.toISOString().slice(0, 10);
     const current = this.files.get(agentId);
     if (current && current.day === day && (current.size + bytes <= this.maxBytes || current.size === 0)) return current;
-    if (current) this.retire(current);
     const file = this.open(agentId, now, day);
+    if (current) this.retire(current);
     this.files.set(agentId, file);
     const session: JournalLine = {
       type: 'session',
@@ -210,16 +259,37 @@ export class Journal {
   private open(agentId: string, now: Date, day: string): JournalFile {
     // never the id itself as a path: "..", "CON" and "a:b" are ids too (journal-names.ts)
     const agentDir = join(this.options.dir, agentDirName(agentId));
-    mkdirSync(agentDir, { recursive: true, mode: PRIVATE_DIR });
+    try {
+      // not recursive: a journal folder that was deleted is not silently made again under a new data dir
+      mkdirSync(agentDir, { mode: PRIVATE_DIR });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Unavailable(
+          `the journal folder ${this.options.dir} is gone (was the data dir deleted or moved?); nothing more can be kept — restart the bridge`,
+        );
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     const stamp = Math.max(now.getTime(), (this.lastStamp.get(agentId) ?? 0) + 1);
     this.lastStamp.set(agentId, stamp);
     // ':' is not allowed in Windows file names, so the time reads 2026-11-30T18-27-32.123Z
     const name = `${new Date(stamp).toISOString().replace(/:/g, '-')}_${randomUUID()}.jsonl`;
     const path = join(agentDir, name);
-    const fd = openSync(path, 'a', PRIVATE_FILE);
+    const fd = this.disk.open(path);
     syncDir(agentDir);
     syncDir(this.options.dir);
-    return { path, fd, size: 0, day, pending: [] };
+    return {
+      agentId,
+      path,
+      fd,
+      committed: 0,
+      size: 0,
+      day,
+      pending: [],
+      waiters: [],
+      busy: false,
+      retired: false,
+      closed: false,
+    };
   }
 
   private write(file: JournalFile, text: string, bytes: number): void {
@@ -228,52 +298,133 @@ export class Journal {
     this.dirty.add(file);
   }
 
-  /** Writes the file's queued lines, in order, in one go. */
-  private writePending(file: JournalFile): void {
-    if (!file.pending.length) return;
-    const buffer = Buffer.from(file.pending.length === 1 ? (file.pending[0] ?? '') : file.pending.join(''));
-    file.pending = [];
-    let offset = 0;
-    while (offset < buffer.length) offset += writeSync(file.fd, buffer, offset);
+  /** A file that will get no more lines: closed after its last batch. */
+  private retire(file: JournalFile): void {
+    file.retired = true;
+    if (this.files.get(file.agentId) === file) this.files.delete(file.agentId);
+    if (file.busy || file.pending.length) this.retiring.add(file);
+    else this.closeFile(file);
   }
 
-  /** A file that will get no more lines: closed after its last write and fsync. */
-  private retire(file: JournalFile): void {
-    // a flush may be syncing it right now: closing it under the fsync would fail that batch
-    if (this.flushing || this.dirty.has(file)) this.retired.add(file);
-    else closeSync(file.fd);
+  private closeFile(file: JournalFile): void {
+    this.retiring.delete(file);
+    // once only: a second close could hit another file that got the same descriptor number
+    if (file.closed) return;
+    file.closed = true;
+    try {
+      this.disk.close(file.fd);
+    } catch {
+      // already closed
+    }
   }
 
   private async flush(): Promise<void> {
     this.flushing = true;
     // the appends of this turn of the event loop (a burst of requests) share the first write and fsync
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.waiters.length) {
-      const waiters = this.waiters;
-      this.waiters = [];
+    while (this.dirty.size) {
       const files = [...this.dirty];
       this.dirty.clear();
-      try {
-        for (const file of files) this.writePending(file);
-        await Promise.all(files.map((file) => fsyncAsync(file.fd)));
-        for (const waiter of waiters) waiter.resolve();
-      } catch (error) {
-        if (this.closed) {
-          // close() synced and closed every file under this fsync: the lines are on disk.
-          for (const waiter of waiters) waiter.resolve();
-          continue;
-        }
-        const reason = new Error(`journal: could not write to disk: ${(error as Error).message}`);
-        for (const waiter of waiters) waiter.reject(reason);
-      }
-      for (const file of this.retired) {
-        if (!this.dirty.has(file)) {
-          this.retired.delete(file);
-          closeSync(file.fd);
-        }
-      }
+      await Promise.all(files.map((file) => this.commit(file)));
     }
     this.flushing = false;
+  }
+
+  /** Writes the file's queued lines in one go and fsyncs them; on any failure the file holds none of them. */
+  private async commit(file: JournalFile): Promise<void> {
+    if (!file.pending.length) return;
+    const waiters = file.waiters;
+    file.waiters = [];
+    const buffer = Buffer.from(file.pending.length === 1 ? (file.pending[0] ?? '') : file.pending.join(''));
+    file.pending = [];
+    const start = file.committed;
+    file.busy = true;
+    try {
+      for (let offset = 0; offset < buffer.length;) offset += this.disk.write(file.fd, buffer, offset);
+      await this.disk.sync(file.fd);
+      if (!this.disk.linked(file.fd))
+        throw new Unavailable(
+          `the journal file ${file.path} was deleted while the bridge wrote to it (was the data dir removed?); what it took since is lost`,
+        );
+      file.committed = start + buffer.length;
+      file.busy = false;
+      this.healthy();
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      file.busy = false;
+      if (this.closed) {
+        // close() synced and closed every file under this fsync: the lines are on disk
+        for (const waiter of waiters) waiter.resolve();
+        return;
+      }
+      file.size -= buffer.length;
+      const reason = this.failed(error, `could not write to ${file.path}`);
+      this.rollBack(file, start, error);
+      for (const waiter of waiters) waiter.reject(reason);
+    }
+    if (file.retired && !file.pending.length) this.closeFile(file);
+  }
+
+  /**
+   * After a failed batch the file is cut back to where the batch began. A file that cannot be trusted any more (its
+   * fsync failed, it was deleted, the cut failed, or the batch held its session line) is retired instead, and lines
+   * queued behind the batch are refused with it; the agent's next line opens a new file.
+   */
+  private rollBack(file: JournalFile, start: number, error: unknown): void {
+    let trusted = start > 0 && (error as NodeJS.ErrnoException).syscall === 'write';
+    if (trusted) {
+      try {
+        this.disk.truncate(file.fd, start);
+      } catch {
+        trusted = false;
+      }
+    }
+    if (trusted) return;
+    if (start === 0) {
+      try {
+        this.disk.truncate(file.fd, 0);
+        unlinkSync(file.path);
+      } catch {
+        // an empty or vanished file is skipped by replay anyway
+      }
+    }
+    const queued = file.waiters;
+    file.waiters = [];
+    file.pending = [];
+    this.dirty.delete(file);
+    if (queued.length) {
+      const reason = new Unavailable(
+        `the journal file ${file.path} failed under an earlier write; send again (a new file is opened)`,
+      );
+      for (const waiter of queued) waiter.reject(reason);
+    }
+    this.retire(file);
+  }
+
+  /** The error an append is refused with (Unavailable, 503), recorded as the journal's problem. */
+  private failed(error: unknown, what: string): Unavailable {
+    const detail = error instanceof Unavailable ? error.message : `${what}: ${(error as Error).message}`;
+    const code = (error as NodeJS.ErrnoException).code;
+    const advice =
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? '; free disk space: nothing acknowledged was lost, and writes work again by themselves'
+        : code === 'EROFS' || code === 'EACCES' || code === 'EPERM'
+          ? '; make the data dir writable again'
+          : '';
+    const message = `journal: ${detail}${advice}`;
+    if (this.state.problem !== message) {
+      this.state = { ok: false, problem: message, since: this.state.since ?? new Date().toISOString() };
+      this.options.log.error(message);
+      for (const listener of this.healthListeners) listener(this.health());
+    }
+    return error instanceof Unavailable ? error : new Unavailable(message);
+  }
+
+  private healthy(): void {
+    if (this.state.ok) return;
+    this.state = { ok: true };
+    this.options.log.warn('journal: writing to disk works again');
+    for (const listener of this.healthListeners) listener(this.health());
   }
 
   /** The files currently written to, by agent (for tests and status). */
@@ -283,22 +434,25 @@ export class Journal {
 
   close(): void {
     this.closed = true;
-    for (const file of [...this.files.values(), ...this.retired]) {
+    for (const file of [...this.files.values(), ...this.retiring]) {
+      const waiters = file.waiters.splice(0);
       try {
-        this.writePending(file);
-        fsyncSync(file.fd);
-        closeSync(file.fd);
-      } catch {
-        // already closed
+        if (file.pending.length) {
+          const buffer = Buffer.from(file.pending.join(''));
+          file.pending = [];
+          for (let offset = 0; offset < buffer.length;) offset += this.disk.write(file.fd, buffer, offset);
+        }
+        if (!file.closed) fsyncSync(file.fd);
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        const reason = this.failed(error, `could not write to ${file.path} while stopping`);
+        for (const waiter of waiters) waiter.reject(reason);
       }
+      this.closeFile(file);
     }
     this.files.clear();
-    this.retired.clear();
+    this.retiring.clear();
   }
-}
-
-function fsyncAsync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /** Makes a new file's directory entry durable too; not possible on every platform, so best effort. */

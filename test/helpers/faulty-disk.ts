@@ -1,0 +1,78 @@
+import { fstatSync, truncateSync } from 'node:fs';
+import { nodeDisk, type JournalDisk } from '../../bridge/inbox/disk.js';
+
+function errno(code: string, syscall: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${message}, ${syscall}`), { code, syscall });
+}
+
+/**
+ * A real disk (the journal's files are real files) with the faults a real one has, under the test's control:
+ * - `freeBytes`: how much more fits; a write past it is short, then fails with ENOSPC, as on a full disk;
+ * - `failSync`: the next fsyncs fail with EIO;
+ * - `powerCut()`: every file loses what was written but never fsynced, as the page cache does when the power goes.
+ * It counts fsyncs, so a test sees that an acknowledged line went through one.
+ */
+export class FaultyDisk implements JournalDisk {
+  freeBytes = Infinity;
+  failSync = 0;
+  syncs = 0;
+  /** per open file: its path and how many of its bytes an fsync made durable */
+  private readonly files = new Map<number, { path: string; durable: number }>();
+  /** closed files keep what they had on disk */
+  private readonly closed: Array<{ path: string; durable: number }> = [];
+
+  open(path: string): number {
+    const fd = nodeDisk.open(path);
+    this.files.set(fd, { path, durable: fstatSync(fd).size });
+    return fd;
+  }
+
+  write(fd: number, buffer: Buffer, offset: number): number {
+    const fits = Math.min(this.freeBytes, buffer.length - offset);
+    if (fits <= 0) throw errno('ENOSPC', 'write', 'no space left on device');
+    const wrote = nodeDisk.write(fd, buffer.subarray(0, offset + fits), offset);
+    this.freeBytes -= wrote;
+    return wrote;
+  }
+
+  async sync(fd: number): Promise<void> {
+    if (this.failSync > 0) {
+      this.failSync--;
+      throw errno('EIO', 'fsync', 'i/o error');
+    }
+    await nodeDisk.sync(fd);
+    this.syncs++;
+    const file = this.files.get(fd);
+    if (file) file.durable = fstatSync(fd).size;
+  }
+
+  truncate(fd: number, length: number): void {
+    const before = fstatSync(fd).size;
+    nodeDisk.truncate(fd, length);
+    this.freeBytes += Math.max(0, before - length);
+    const file = this.files.get(fd);
+    if (file) file.durable = Math.min(file.durable, length);
+  }
+
+  close(fd: number): void {
+    const file = this.files.get(fd);
+    if (file) this.closed.push(file);
+    this.files.delete(fd);
+    nodeDisk.close(fd);
+  }
+
+  linked(fd: number): boolean {
+    return nodeDisk.linked(fd);
+  }
+
+  /** What a power cut leaves: each file as far as its last fsync (files stay open; the test replays elsewhere). */
+  powerCut(): void {
+    for (const { path, durable } of [...this.files.values(), ...this.closed]) {
+      try {
+        truncateSync(path, durable);
+      } catch {
+        // deleted since
+      }
+    }
+  }
+}
