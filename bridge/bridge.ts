@@ -38,6 +38,7 @@ import { watchOpenFile } from './pages/open-file.js';
 import { ResultSockets } from './pages/result-socket-routes.js';
 import { StartupError } from './startup-error.js';
 import { privateDir } from './private-files.js';
+import { checkWritable } from './data-dir.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
 
@@ -70,6 +71,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       `cannot create the data dir "${appDir}": ${(error as Error).message}; pick another with --data-dir or AITI_BRIDGE_DATA_DIR`,
     );
   }
+  const full = checkWritable(appDir);
+  if (full) log.warn(full);
   if (openDir) log.warn(`${openDir}; other users of this machine may read what is in it`);
   const token = loadOrCreateToken(appDir, config.token);
   const agentToken = loadOrCreateToken(appDir, undefined, 'agent-token');

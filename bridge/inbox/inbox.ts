@@ -10,7 +10,7 @@ import type {
   MessageStatus,
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
-import type { Journal } from './journal.js';
+import type { Journal, JournalHealth } from './journal.js';
 import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder, type MessageBody } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
@@ -327,6 +327,15 @@ export class Inbox {
       .map((r) => this.out(r));
     const last = messages[messages.length - 1];
     return { messages, ...(start > 0 && last ? { nextBefore: last.id } : {}) };
+  }
+
+  /** Whether the journal's last writes reached the disk (bridge_status, the window). */
+  storage(): JournalHealth {
+    return this.journal.health();
+  }
+
+  onStorage(listener: (health: JournalHealth) => void): () => void {
+    return this.journal.onHealth(listener);
   }
 
   /** Closes the journal's files (after the server stopped taking requests). */

@@ -47,8 +47,17 @@ export function watchInbox(
     if (bridge.agents.get(event.type === 'message' ? event.message.agentId : event.agentId)) broadcastAgents(bridge);
   });
   const stopPageEvents = subscribePageEvents(bridge);
+  // a disk problem is said in the window at once (and in bridge_status), and so is its end
+  const offStorage = bridge.inbox.onStorage((health) =>
+    bridge.hub.broadcast('notify', {
+      agentId: 'bridge',
+      title: health.ok ? 'The data dir takes writes again' : 'The bridge cannot write to its data dir',
+      body: health.problem ?? 'Pushes, answers and reads are kept on disk again.',
+    }),
+  );
   return () => {
     off();
+    offStorage();
     stopPageEvents();
   };
 }

@@ -29,6 +29,8 @@ export const StateEvent = z.object({
   /** origins of pages held until the human allows them */
   heldOrigins: z.array(z.string()),
   away: z.boolean(),
+  /** set while the bridge cannot write to its data dir: what failed and what to do */
+  storageProblem: z.string().optional(),
 });
 export type StateEvent = z.infer<typeof StateEvent>;
 

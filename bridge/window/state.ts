@@ -25,6 +25,7 @@ export function composeState(bridge: StateSources): StateEvent {
     inbox: bridge.inbox.countsByAgent(),
     heldOrigins: bridge.pages.heldOrigins(),
     away: bridge.asks.away,
+    ...(bridge.inbox.storage().problem ? { storageProblem: bridge.inbox.storage().problem } : {}),
   };
 }
 

@@ -9,12 +9,15 @@ function errno(code: string, syscall: string, message: string): NodeJS.ErrnoExce
  * A real disk (the journal's files are real files) with the faults a real one has, under the test's control:
  * - `freeBytes`: how much more fits; a write past it is short, then fails with ENOSPC, as on a full disk;
  * - `failSync`: the next fsyncs fail with EIO;
+ * - `refuseWrites`: every write fails with that code (EROFS, EACCES) until it is cleared;
  * - `powerCut()`: every file loses what was written but never fsynced, as the page cache does when the power goes.
  * It counts fsyncs, so a test sees that an acknowledged line went through one.
  */
 export class FaultyDisk implements JournalDisk {
   freeBytes = Infinity;
   failSync = 0;
+  /** while set, every write fails with this code (EROFS: the file system was remounted read-only) */
+  refuseWrites?: string;
   syncs = 0;
   /** per open file: its path and how many of its bytes an fsync made durable */
   private readonly files = new Map<number, { path: string; durable: number }>();
@@ -28,6 +31,7 @@ export class FaultyDisk implements JournalDisk {
   }
 
   write(fd: number, buffer: Buffer, offset: number): number {
+    if (this.refuseWrites) throw errno(this.refuseWrites, 'write', 'refused');
     const fits = Math.min(this.freeBytes, buffer.length - offset);
     if (fits <= 0) throw errno('ENOSPC', 'write', 'no space left on device');
     const wrote = nodeDisk.write(fd, buffer.subarray(0, offset + fits), offset);

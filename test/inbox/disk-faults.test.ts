@@ -103,6 +103,23 @@ describe('the journal on a disk that fails', () => {
     expect([...kept.ok, ...next.ok].every((id) => stored.has(id))).toBe(true);
   });
 
+  it('a file system that turns read-only refuses pushes, saying to make the data dir writable; then works again', async () => {
+    const dir = tempDir();
+    const disk = new FaultyDisk();
+    const { inbox, journal } = open(dir, { disk });
+    const before = await push(inbox, 3, 'before');
+    disk.refuseWrites = 'EROFS';
+    const during = await push(inbox, 3, 'during');
+    expect(during.ok).toEqual([]);
+    expect(during.refused[0]).toMatch(/EROFS.*make the data dir writable again/);
+    expect(journal.health().ok).toBe(false);
+    disk.refuseWrites = undefined;
+    const after = await push(inbox, 3, 'after');
+    expect(after.refused).toEqual([]);
+    inbox.close();
+    expect([...replayedIds(dir).keys()].sort()).toEqual([...before.ok, ...after.ok].sort());
+  });
+
   it('a read or an ack whose line cannot be written changes nothing: unread stays unread, pending stays pending', async () => {
     const dir = tempDir();
     const disk = new FaultyDisk();

@@ -50,6 +50,8 @@ export const bridgeStatus = defineTool({
       openAsks: bridge.asks.views().length,
       humanAway: bridge.asks.away,
       limits: bridge.limits.report(),
+      /** whether the journal's last writes reached the disk; a problem says what failed and what to do */
+      storage: bridge.inbox.storage(),
     };
     const summary = `${operable.length} page(s) to drive: ${operable.map((p) => p.pageId).join(', ') || 'none'}; ${structured.agents.online.length} agent(s) online; ${structured.openAsks} open ask(s)`;
     const pageLine = (p: ReturnType<typeof row>) =>
@@ -66,6 +68,7 @@ export const bridgeStatus = defineTool({
       `agents online: ${agentList(structured.agents.online)}`,
       ...(structured.agents.offline.length ? [`agents offline: ${agentList(structured.agents.offline)}`] : []),
       ...limitLines(structured.limits),
+      ...(structured.storage.problem ? [`disk: ${structured.storage.problem}`] : []),
       `human: ${structured.humanAway ? 'away' : 'present'}; bridge ${bridge.version}, up ${Math.round(structured.uptimeMs / 1000)} s`,
     ].join('\n');
     return { structured, summary, text };

@@ -1,0 +1,112 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, type TestContext } from 'vitest';
+import type { MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
+import { http, onCleanup, tempDir } from '../helpers/bridge.js';
+import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
+import { callTool, connectAgent } from '../helpers/mcp.js';
+
+const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
+const IS_ROOT = process.getuid?.() === 0;
+const NEEDS_ROOT = 'needs root to mount a tmpfs (CI runs as root); run the suite as root to include it';
+
+/** A small tmpfs of its own, unmounted after the test (root only). */
+function smallDisk(ctx: TestContext, size = '2m'): string {
+  if (!IS_ROOT) ctx.skip(NEEDS_ROOT);
+  const dir = tempDir('aiti-tmpfs-');
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir]);
+  onCleanup(() => void execFileSync('umount', ['-l', dir]));
+  return dir;
+}
+
+async function push(url: string, text: string): Promise<{ status: number; id?: string; error?: string }> {
+  const res = await http(`${url}/bridge/push`, { token: CHILD_TOKEN, body: { to: 'claude', text } });
+  if (res.status === 200) return { status: 200, id: (res.body as PushAnswer).delivered[0]?.msgId ?? '' };
+  return { status: res.status, error: (res.body as { error?: string }).error ?? '' };
+}
+
+async function history(url: string): Promise<string[]> {
+  const res = await http(`${url}/bridge/messages?agentId=claude&limit=1000`, { token: CHILD_TOKEN });
+  return (res.body as MessagesAnswer).messages.map((m) => m.id);
+}
+
+describe('the data dir fails under the bridge', () => {
+  it('a full disk (ENOSPC) refuses pushes 503 and says so; once space is freed pushes work, and a SIGKILL loses none acknowledged', async (ctx) => {
+    const disk = smallDisk(ctx);
+    const first = await spawnBridge(disk);
+    const agent = await connectAgent(first.url, { clientName: 'claude' });
+    const acknowledged: string[] = [];
+    const refused: string[] = [];
+    const body = (i: number) => `message ${i} ${'x'.repeat(4000)}`;
+    for (let i = 0; i < 5; i++) acknowledged.push((await push(first.url, body(i))).id ?? '');
+    // most of the disk goes to another file, then the journal fills the rest
+    writeFileSync(join(disk, 'filler'), Buffer.alloc(1_700_000));
+    for (let i = 5; refused.length < 5 && i < 1000; i++) {
+      const answer = await push(first.url, body(i));
+      if (answer.id) acknowledged.push(answer.id);
+      else {
+        expect(answer.status).toBe(503);
+        refused.push(answer.error ?? '');
+      }
+    }
+    expect(refused[0]).toMatch(/ENOSPC.*free disk space/);
+    const status = await callTool(agent, 'bridge_status');
+    expect(status.structuredContent).toMatchObject({
+      storage: { ok: false, problem: expect.stringMatching(/ENOSPC/) },
+    });
+
+    rmSync(join(disk, 'filler'));
+    for (let i = 0; i < 5; i++) {
+      const answer = await push(first.url, `after ${i}`);
+      expect(answer.status).toBe(200);
+      acknowledged.push(answer.id ?? '');
+    }
+    expect((await callTool(agent, 'bridge_status')).structuredContent).toMatchObject({ storage: { ok: true } });
+    await kill(first.child);
+
+    const second = await spawnBridge(disk);
+    const stored = await history(second.url);
+    expect(acknowledged.filter((id) => !stored.includes(id))).toEqual([]);
+    // nothing refused came back, and replay met no torn or unreadable line
+    expect(stored).toHaveLength(acknowledged.length);
+    expect(second.stderr()).not.toMatch(/unreadable line|torn last line/);
+  }, 60_000);
+
+  it('a data dir deleted while the bridge runs: no push is acknowledged into it, and bridge_status says why', async () => {
+    const dataDir = tempDir();
+    const first = await spawnBridge(dataDir);
+    const agent = await connectAgent(first.url, { clientName: 'claude' });
+    expect((await push(first.url, 'before')).status).toBe(200);
+    rmSync(join(dataDir, 'aiti-bridge'), { recursive: true, force: true });
+    const after = [];
+    for (let i = 0; i < 5; i++) after.push(await push(first.url, `after ${i}`));
+    expect(after.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
+    expect(after[0]?.error).toMatch(/was deleted while the bridge wrote to it/);
+    expect(after[4]?.error).toMatch(/journal folder .* is gone .*restart the bridge/);
+    const status = await callTool(agent, 'bridge_status');
+    expect(status.structuredContent).toMatchObject({ storage: { ok: false, problem: expect.stringMatching(/gone/) } });
+    await kill(first.child);
+    // a restart makes a new data dir; nothing that was refused turns up in it
+    const second = await spawnBridge(dataDir);
+    expect(await history(second.url)).toEqual([]);
+  });
+
+  it('a read-only data dir stops the bridge at start with one line that says so', async (ctx) => {
+    const disk = smallDisk(ctx);
+    mkdirSync(join(disk, 'aiti-bridge'));
+    writeFileSync(join(disk, 'aiti-bridge', 'token'), 'a-token-made-before\n', { mode: 0o600 });
+    execFileSync('mount', ['-o', 'remount,ro', disk]);
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', disk], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^aiti-bridge: the data dir ".*aiti-bridge" cannot be written \(EROFS.*--data-dir/);
+  });
+});
