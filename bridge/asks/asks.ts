@@ -43,7 +43,10 @@ export interface AskSpec {
 export interface Ask {
   readonly askId: string;
   readonly spec: AskSpec;
+  /** wall-clock ms, for the time shown */
   readonly createdAt: number;
+  /** monotonic ms (clock.now()), for how long it has been open */
+  readonly openedAt: number;
   readonly countdown: Countdown;
   /** resolves once, when the ask ends, whichever way */
   readonly outcome: Promise<AskOutcome>;
@@ -100,7 +103,8 @@ export class Asks {
     const ask: Ask = {
       askId,
       spec,
-      createdAt: this.clock.now(),
+      createdAt: this.clock.wallNow(),
+      openedAt: this.clock.now(),
       countdown: new Countdown(timeoutMs, () => this.expire(askId), this.clock),
       outcome,
       remember: false,
@@ -116,7 +120,7 @@ export class Asks {
    */
   immediate(spec: AskSpec, status: AskStatus, details: EndDetails = {}): AskOutcome {
     const askId = `ask-${randomBytes(6).toString('hex')}`;
-    const now = new Date(this.clock.now()).toISOString();
+    const now = new Date(this.clock.wallNow()).toISOString();
     this.record(askId, spec, { createdAt: now, endedAt: now, shown: false }, this.endOf(status, details));
     return this.outcomeOf(askId, spec.kind, status, details);
   }
@@ -243,7 +247,7 @@ export class Asks {
       ask.spec,
       {
         createdAt: new Date(ask.createdAt).toISOString(),
-        endedAt: new Date(this.clock.now()).toISOString(),
+        endedAt: new Date(this.clock.wallNow()).toISOString(),
         shown: true,
       },
       end,
@@ -293,7 +297,7 @@ export class Asks {
     if (!ask) return;
     // the countdown's own length: time spent paused is not time the human let pass
     const { durationMs } = ask.countdown;
-    const paused = Math.round((this.clock.now() - ask.createdAt - durationMs) / 1000);
+    const paused = Math.round((this.clock.now() - ask.openedAt - durationMs) / 1000);
     const text = `no answer within ${Math.round(durationMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence') {

@@ -1,12 +1,16 @@
 /** Time as the countdown sees it; tests pass a clock they move by hand. */
 export interface Clock {
+  /** monotonic ms: deadlines and time left, which a wall-clock step (NTP, the human setting the time) never moves */
   now(): number;
+  /** wall-clock ms: only for the times people read (when an ask was made, the ISO deadline) */
+  wallNow(): number;
   /** runs `fn` after `ms`; returns the function that cancels it */
   setTimer(fn: () => void, ms: number): () => void;
 }
 
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  now: () => performance.now(),
+  wallNow: () => Date.now(),
   setTimer(fn, ms) {
     const timer = setTimeout(fn, ms);
     timer.unref();
@@ -43,9 +47,12 @@ export class Countdown {
     return Math.max(0, this.deadlineAt - this.clock.now());
   }
 
-  /** When the time runs out if nobody pauses again; while paused, as if resumed now. */
+  /**
+   * When the time runs out if nobody pauses again (while paused, as if resumed now), in wall-clock ms for the
+   * ISO deadline shown: the time left, read on the monotonic clock, from the wall clock's now.
+   */
   deadline(): number {
-    return this.frozenMs !== undefined ? this.clock.now() + this.frozenMs : this.deadlineAt;
+    return this.clock.wallNow() + this.remainingMs();
   }
 
   pause(): void {

@@ -36,7 +36,7 @@ function findPage(call: ToolCall, pageId: string | undefined, options: ResolveOp
   const graceMs = call.bridge.requests.reconnectGraceMs;
   // A page that is reloading right now is still the page: the command waits for it to come back.
   const mayReturn = (p: Page) =>
-    pages.isOperable(p) && (isConnected(p) || options.remembered || Date.now() - p.lastSeen < graceMs);
+    pages.isOperable(p) && (isConnected(p) || options.remembered || performance.now() - p.seenAt < graceMs);
   const operable = pages.operable();
   const lastId = call.agent.lastPageId;
   if (lastId) {

@@ -30,7 +30,10 @@ export interface Page {
   origin: string;
   frameworks: string[];
   frames: Map<string, Frame>;
+  /** wall-clock ms, for the time shown */
   lastSeen: number;
+  /** monotonic ms (performance.now()) of the same moment, for how long ago: a clock step never moves it */
+  seenAt: number;
   forgetTimer?: NodeJS.Timeout;
 }
 
@@ -161,6 +164,7 @@ export class PageRegistry {
       frameworks,
       frames: new Map([[MAIN_FRAME, { frameId: MAIN_FRAME, url, lastSeen: Date.now() }]]),
       lastSeen: Date.now(),
+      seenAt: performance.now(),
     };
     this.pages.set(page.pageId, page);
     this.byInstance.set(instanceId, page);
@@ -309,6 +313,7 @@ export class PageRegistry {
   touch(page: Page, frame?: Frame): void {
     const now = Date.now();
     page.lastSeen = now;
+    page.seenAt = performance.now();
     if (frame) frame.lastSeen = now;
     this.scheduleForget(page);
   }

@@ -1,34 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Asks } from '../../bridge/asks/asks.js';
-import { Countdown, type Clock } from '../../bridge/asks/countdown.js';
-
-/** A clock the test moves by hand: timers fire only when `advance` passes them. */
-class ManualClock implements Clock {
-  private time = 1_000_000;
-  private timers: Array<{ at: number; fn: () => void; live: boolean }> = [];
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimer(fn: () => void, ms: number): () => void {
-    const timer = { at: this.time + ms, fn, live: true };
-    this.timers.push(timer);
-    return () => (timer.live = false);
-  }
-
-  advance(ms: number): void {
-    const until = this.time + ms;
-    for (;;) {
-      const due = this.timers.filter((t) => t.live && t.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      this.time = due.at;
-      due.live = false;
-      due.fn();
-    }
-    this.time = until;
-  }
-}
+import { Countdown } from '../../bridge/asks/countdown.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 describe('the ask countdown', () => {
   it('expires at its deadline and not before', () => {
@@ -41,6 +14,20 @@ describe('the ask countdown', () => {
     clock.advance(1);
     expect(expired).toBe(1);
     expect(countdown.remainingMs()).toBe(0);
+  });
+
+  it('a timer that fires early does not end the ask before its deadline', () => {
+    const clock = new ManualClock();
+    let expired = 0;
+    const countdown = new Countdown(30_000, () => expired++, clock);
+    clock.advance(29_990);
+    expect(clock.fireEarly(15)).toBe(1);
+    expect(expired).toBe(0);
+    expect(countdown.remainingMs()).toBe(10);
+    clock.advance(9);
+    expect(expired).toBe(0);
+    clock.advance(1);
+    expect(expired).toBe(1);
   });
 
   it('freezes the remaining time while paused and moves the deadline by the pause', () => {
