@@ -13,6 +13,7 @@ import { agentRows, broadcastAgents, composeState } from './window/state.js';
 import { WindowFeed } from './window/feed.js';
 import { LimitCounters, resolveLimits } from './limits.js';
 import { Tarpit } from './http/tarpit.js';
+import { guardConnections } from './http/slow-readers.js';
 import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
@@ -144,6 +145,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const handler = app.callback();
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
+  const connections = guardConnections(server, limits);
   const resultSockets = new ResultSockets(context);
   server.on('upgrade', resultSockets.upgrade);
   const answers = [trackAnswers(server)];
@@ -209,6 +211,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         context.asks.close();
         context.requests.close();
         context.tarpit.close();
+        connections.close();
         resultSockets.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         const remoteClosed = remote ? new Promise<void>((resolve) => remote?.server.close(() => resolve())) : undefined;

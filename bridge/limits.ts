@@ -19,6 +19,10 @@ export interface Limits {
   bufferBytesTotal: number;
   /** bytes an SSE reader may leave unread before it is disconnected */
   sseBufferBytes: number;
+  /** ms a response (not an SSE stream) may have bytes waiting with no write progress before its socket is closed */
+  stalledWriteMs: number;
+  /** connections open at once from one client address; past it new ones are closed at once */
+  connectionsPerClient: number;
   /** how deeply a JSON body may nest */
   jsonDepth: number;
   /** the window gets at most one pages/agents update per this many ms */
@@ -51,6 +55,9 @@ export const DEFAULT_LIMITS: Limits = {
   bufferBytesPerPage: 2 * 1024 * 1024,
   bufferBytesTotal: 128 * 1024 * 1024,
   sseBufferBytes: 8 * 1024 * 1024,
+  stalledWriteMs: 15_000,
+  // loopback is one address for every local client: 500 pages (a stream and a result socket each) and 50 agents
+  connectionsPerClient: 4096,
   jsonDepth: 64,
   windowCoalesceMs: 250,
   // a reload is one claim: 200 tabs reloading at once, or a test run opening 100 tabs a second, stay under it
@@ -81,6 +88,8 @@ export type LimitName =
   | 'bufferBytesPerPage'
   | 'bufferBytesTotal'
   | 'sseReaders'
+  | 'slowReaders'
+  | 'connectionsPerClient'
   | 'jsonDepth'
   | 'claimsPerOrigin'
   | 'claimsTotal'
@@ -131,6 +140,8 @@ export class LimitCounters {
       bufferBytesPerPage: line('bufferBytesPerPage', l.bufferBytesPerPage),
       bufferBytesTotal: line('bufferBytesTotal', l.bufferBytesTotal),
       sseReaders: { ...line('sseReaders', l.sseBufferBytes), current: this.openStreams },
+      slowReaders: line('slowReaders', l.stalledWriteMs),
+      connectionsPerClient: line('connectionsPerClient', l.connectionsPerClient),
       jsonDepth: line('jsonDepth', l.jsonDepth),
       claimsPerOrigin: line('claimsPerOrigin', l.claimsPerSecond),
       claimsTotal: line('claimsTotal', l.claimsPerSecondTotal),

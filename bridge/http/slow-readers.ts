@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { LimitCounters } from '../limits.js';
+
+/** how often the open connections are looked at (one timer for all of them) */
+const CHECK_EVERY_MS = 1000;
+
+/** Sockets of event streams: they keep their own rule (limits.sseBufferBytes), not the stalled-write one. */
+const streams = new WeakSet<Socket>();
+
+/** Marks a socket as an event stream's (SSE): the stalled-write rule leaves it alone. */
+export function keepsOwnRule(socket: Socket | null | undefined): void {
+  if (socket) streams.add(socket);
+}
+
+/**
+ * Cuts off clients that stop reading and caps connections per client (README "Security" → limits). A response that
+ * has bytes waiting for the socket and makes no write progress for `limits.stalledWriteMs` is closed, so a client
+ * that asked for the page script and never reads it does not hold a socket and its buffers for ever; a client
+ * address past `limits.connectionsPerClient` open connections has its new ones closed at once. Both count in
+ * bridge_status (`slowReaders`, `connectionsPerClient`).
+ */
+export function guardConnections(server: Server, counters: LimitCounters): { close(): void } {
+  const { stalledWriteMs, connectionsPerClient } = counters.limits;
+  const open = new Map<Socket, { written: number; stalledSince?: number }>();
+  const perClient = new Map<string, number>();
+  counters.current('connectionsPerClient', () => Math.max(0, ...perClient.values()));
+  server.on('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? '?';
+    const count = (perClient.get(client) ?? 0) + 1;
+    if (count > connectionsPerClient) {
+      counters.refused('connectionsPerClient');
+      socket.destroy();
+      return;
+    }
+    perClient.set(client, count);
+    open.set(socket, { written: 0 });
+    socket.once('close', () => {
+      open.delete(socket);
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    });
+  });
+  const timer = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [socket, seen] of open) {
+        if (streams.has(socket) || socket.writableLength === 0 || socket.bytesWritten !== seen.written) {
+          seen.written = socket.bytesWritten;
+          seen.stalledSince = undefined;
+          continue;
+        }
+        seen.stalledSince ??= now;
+        if (now - seen.stalledSince >= stalledWriteMs) {
+          counters.refused('slowReaders');
+          socket.destroy();
+        }
+      }
+    },
+    Math.min(CHECK_EVERY_MS, stalledWriteMs),
+  );
+  timer.unref();
+  return { close: () => clearInterval(timer) };
+}
