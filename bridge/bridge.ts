@@ -37,9 +37,8 @@ import { PageRequests } from './pages/requests.js';
 import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
 import { ResultSockets } from './pages/result-socket-routes.js';
-import { StartupError } from './startup-error.js';
+import { checkWritable, StartupError } from './startup-error.js';
 import { privateDir } from './private-files.js';
-import { checkWritable } from './data-dir.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
 

@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+
 /**
  * Resource limits (README "Security" → limits): what one page, one origin or one slow reader may hold on the
  * bridge, so nothing a web page or a stalled window does can exhaust its memory or its event loop.
@@ -114,8 +116,19 @@ export class LimitCounters {
   private readonly readers = new Map<LimitName, () => number>();
   /** SSE streams open now (page and window streams) */
   openStreams = 0;
+  /** sockets of SSE streams, which keep their own rule (sseBufferBytes) instead of the stalled-write one */
+  private readonly streamSockets = new WeakSet<Socket>();
 
   constructor(readonly limits: Limits) {}
+
+  /** An SSE stream writes on this socket: the stalled-write rule (http/slow-readers.ts) leaves it alone. */
+  streamOn(socket: Socket | null | undefined): void {
+    if (socket) this.streamSockets.add(socket);
+  }
+
+  isStream(socket: Socket): boolean {
+    return this.streamSockets.has(socket);
+  }
 
   refused(name: LimitName, count = 1): void {
     this.refusals.set(name, (this.refusals.get(name) ?? 0) + count);

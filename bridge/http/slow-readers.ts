@@ -5,14 +5,6 @@ import type { LimitCounters } from '../limits.js';
 /** how often the open connections are looked at (one timer for all of them) */
 const CHECK_EVERY_MS = 1000;
 
-/** Sockets of event streams: they keep their own rule (limits.sseBufferBytes), not the stalled-write one. */
-const streams = new WeakSet<Socket>();
-
-/** Marks a socket as an event stream's (SSE): the stalled-write rule leaves it alone. */
-export function keepsOwnRule(socket: Socket | null | undefined): void {
-  if (socket) streams.add(socket);
-}
-
 /**
  * Cuts off clients that stop reading and caps connections per client (README "Security" → limits). A response that
  * has bytes waiting for the socket and makes no write progress for `limits.stalledWriteMs` is closed, so a client
@@ -46,7 +38,7 @@ export function guardConnections(server: Server, counters: LimitCounters): { clo
     () => {
       const now = performance.now();
       for (const [socket, seen] of open) {
-        if (streams.has(socket) || socket.writableLength === 0 || socket.bytesWritten !== seen.written) {
+        if (counters.isStream(socket) || socket.writableLength === 0 || socket.bytesWritten !== seen.written) {
           seen.written = socket.bytesWritten;
           seen.stalledSince = undefined;
           continue;

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type { EventStream } from '../event-stream.js';
 import type { LimitCounters } from '../limits.js';
-import { keepsOwnRule } from './slow-readers.js';
 
 export interface SseOptions {
   pingMs: number;
@@ -25,7 +24,7 @@ export class SseStream implements EventStream {
     this.limits = options.limits;
     ctx.respond = false;
     const socket = ctx.req.socket;
-    keepsOwnRule(socket);
+    this.limits?.streamOn(socket);
     socket.setTimeout(0);
     socket.setNoDelay(true);
     socket.setKeepAlive(true);

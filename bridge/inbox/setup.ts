@@ -24,7 +24,7 @@ export function openInbox(options: { appDir: string; version: string; log: Logge
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */
 export function watchInbox(
   bridge: PageEventSources & {
-    inbox: Pick<Inbox, 'onEvent'>;
+    inbox: Pick<Inbox, 'onEvent' | 'onStorage'>;
     hub: Pick<HumanHub, 'broadcast'>;
     agents: Pick<AgentRegistry, 'get'>;
     windowFeed: Pick<WindowFeed, 'agentsChanged'>;

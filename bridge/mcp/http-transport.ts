@@ -3,7 +3,6 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LimitCounters } from '../limits.js';
 import { jsonRpcKind } from './jsonrpc-kind.js';
-import { keepsOwnRule } from '../http/slow-readers.js';
 
 /**
  * A call whose answer is not ready after this many ms gets its headers (an SSE stream) so the client knows the
@@ -251,7 +250,7 @@ class SseWriter {
   /** Sends the headers; `now` false leaves them for the first event, to go in the same write. */
   open(headers: Record<string, string>, now = true): void {
     const socket = this.res.socket;
-    keepsOwnRule(socket);
+    this.limits?.streamOn(socket);
     socket?.setTimeout(0);
     socket?.setNoDelay(true);
     socket?.setKeepAlive(true);

@@ -143,7 +143,13 @@ async function serveStateless(
     await server.connect(transport);
     ctx.respond = false;
     // Plain HTTP clients (curl, fetch) need not know the Streamable HTTP headers: the answer is JSON anyway.
-    await transport.handle(ctx.req, ctx.res, { body, lenient: true, streamable: stream });
+    const limits = (ctx.state as { limits?: LimitCounters }).limits;
+    await transport.handle(ctx.req, ctx.res, {
+      body,
+      lenient: true,
+      streamable: stream,
+      ...(limits ? { limits } : {}),
+    });
   } finally {
     await transport.close().catch(() => undefined);
     await server.close().catch(() => undefined);

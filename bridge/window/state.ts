@@ -12,7 +12,11 @@ export interface StateSources {
   asks: { views(): StateEvent['asks']; readonly away: boolean };
   agents: Pick<AgentRegistry, 'all' | 'view'>;
   pages: Pick<PageRegistry, 'sessions' | 'heldOrigins'>;
-  inbox: { countsByAgent(): StateEvent['inbox']; unread(agentId: string): number };
+  inbox: {
+    countsByAgent(): StateEvent['inbox'];
+    unread(agentId: string): number;
+    storage(): { problem?: string };
+  };
 }
 
 /** The `state` event: everything the window shows, composed from the modules that own each part. */
