@@ -25,7 +25,8 @@ import { devicesEvent } from './devices/view.js';
 import { createRemoteApp, listenRemote, remoteServer, type RemoteListener } from './remote/listener.js';
 import { AskNotifier } from './remote/notify.js';
 import { Asks } from './asks/asks.js';
-import { recordAsks } from './asks/record.js';
+import { answerFromRecords, journalLedger } from './asks/record.js';
+import { systemClock } from './asks/countdown.js';
 import { trackAnswers } from './shutdown.js';
 import { ImageStore } from './images/store.js';
 import { createLogger } from './log.js';
@@ -91,6 +92,17 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   }
   const agentTokens = new AgentTokens(join(appDir, 'agent-tokens.jsonl'));
   let remote: RemoteListener | undefined;
+  // replays the journal before the bridge listens
+  const inbox = openInbox({ appDir, version: bridgeVersion(), log });
+  const agents = new AgentRegistry(config.ttlMs);
+  const images = new ImageStore(appDir);
+  // an async answer reaches a sampling agent with its images
+  const ledger = { inbox, agents, images, log };
+  const asks = new Asks(
+    { broadcast: (event, data) => context.hub.broadcast(event, data) },
+    systemClock,
+    journalLedger(ledger),
+  );
   const context: BridgeContext = {
     config,
     appDir,
@@ -98,8 +110,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     agentToken,
     claims: new AgentClaims(join(appDir, 'agent-ids.jsonl')),
     version: bridgeVersion(),
-    // replays the journal before the bridge listens
-    inbox: openInbox({ appDir, version: bridgeVersion(), log }),
+    inbox,
     startedAt: Date.now(),
     log,
     pages,
@@ -117,9 +128,9 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     claimRate: new OriginRate({ counters: limits, kind: CLAIMS, isOperable: (o) => pages.isOperableOrigin(o) }),
     pageRate: new OriginRate({ counters: limits, kind: PAGE_REQUESTS, isOperable: (o) => pages.isOperableOrigin(o) }),
     tarpit: new Tarpit(limits),
-    agents: new AgentRegistry(config.ttlMs),
-    asks: new Asks({ broadcast: (event, data) => context.hub.broadcast(event, data) }),
-    images: new ImageStore(appDir),
+    agents,
+    asks,
+    images,
     ownOrigins: () => origins,
     agentTokens,
     devices,
@@ -137,8 +148,17 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   watchPages(context);
   watchOpenFile(context);
   const stopInbox = watchInbox(context);
-  const askRecords = recordAsks(context);
   context.agents.onChange(() => broadcastAgents(context));
+  // asks that were open when the bridge stopped: shown again (async) or ended "the bridge restarted" (sync)
+  const replayed = inbox.takeReplayedAsks();
+  await asks.restore(replayed.open);
+  await answerFromRecords(ledger, replayed.unanswered);
+  if (replayed.open.length)
+    log
+      .child('asks')
+      .info(
+        `${replayed.open.length} ask(s) were open when the bridge stopped: ${asks.views().length} shown again, the others ended`,
+      );
 
   const app = createApp(context, mountRoutes(context));
   const handler = app.callback();
@@ -207,7 +227,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       (closing ??= (async () => {
         // Every open ask answers `cancelled` (with the reason) and every waiting page command fails, and those
         // answers reach their callers before the sockets close: no agent is left waiting on a dead stream.
-        context.asks.close();
+        const asksClosed = context.asks.close();
         context.requests.close();
         context.tarpit.close();
         connections.close();
@@ -228,8 +248,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
         agentTokens.close();
         devices.close();
-        askRecords.stop();
-        await askRecords.flush();
+        await asksClosed;
         stopInbox();
         context.inbox.close();
       })()),

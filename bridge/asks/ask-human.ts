@@ -1,12 +1,11 @@
 import type { AskOutcome } from '../protocol/index.js';
-import { deliver, type DeliveryServices } from '../inbox/delivery.js';
 import type { AskAnswer, Asker } from './asker.js';
 import type { Ask, Asks, AskSpec } from './asks.js';
 import type { ImageStore } from '../images/store.js';
 import { waitForHuman } from './wait.js';
 
-/** What an ask needs: the asks, the images pasted into answers, and the inbox an async answer goes to. */
-export interface AskServices extends DeliveryServices {
+/** What an ask needs: the asks (which keep it on disk and put an async answer in the inbox) and the images pasted into answers. */
+export interface AskServices {
   asks: Asks;
   images: Pick<ImageStore, 'readAll'>;
 }
@@ -22,7 +21,8 @@ export interface AskMode {
 
 /**
  * The common path of the user_* tools: an away human answers `away` at once (unless the agent waits), an async
- * ask returns its id and later lands in the inbox, a sync ask holds the call (with progress) until it ends.
+ * ask returns its id and later lands in the inbox, a sync ask holds the call (with progress) until it ends. Every
+ * ask is on disk before the call hears of it (an ask id, or its outcome): one that cannot be written is a tool error.
  */
 export async function askTheHuman(
   bridge: AskServices,
@@ -34,15 +34,13 @@ export async function askTheHuman(
   const full: AskSpec = { ...spec, agentId: asker.agentId, ...(mode.async ? { async: true } : {}) };
   if (!mode.async && asks.away && !mode.wait) {
     return outcomeResult(
-      asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }),
+      await asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }),
     );
   }
   const ask = asks.create(full);
+  await ask.opened;
   mode.onOpen?.(ask);
   if (mode.async) {
-    void ask.outcome.then((outcome) =>
-      answerToInbox(bridge, ask.spec.agentId, outcome, ask.spec.prompt, ask.decidedBy === 'human'),
-    );
     return {
       structured: { askId: ask.askId, status: 'open' },
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
@@ -77,37 +75,5 @@ export function summarize(outcome: AskOutcome): string {
       return `the human is away${tail}`;
     case 'cancelled':
       return `the question was withdrawn${tail}`;
-  }
-}
-
-/** The question in one short line, for the text of its answer (the payload keeps it whole). */
-function questionLine(prompt: string): string {
-  const line = prompt.trim().split('\n').filter(Boolean).pop() ?? '';
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
-}
-
-/**
- * The outcome of an async ask goes to the asking agent by its best channel, journaled in its inbox first; it names
- * the ask and its question, so the agent knows what the answer answers wherever it reads it.
- */
-async function answerToInbox(
-  bridge: AskServices,
-  agentId: string,
-  outcome: AskOutcome,
-  question: string,
-  byHuman: boolean,
-): Promise<void> {
-  try {
-    await deliver(bridge, agentId, {
-      kind: 'user_answer',
-      // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
-      from: byHuman ? 'window' : 'bridge',
-      text: `${summarize(outcome)} — to ${outcome.askId}: "${questionLine(question)}"`,
-      payload: { ...outcome, question },
-      ref: outcome.askId,
-      ...(outcome.images?.length ? { images: outcome.images } : {}),
-    });
-  } catch (error) {
-    bridge.log.child('asks').error(`could not put the answer to ${outcome.askId} in ${agentId}'s inbox:`, error);
   }
 }

@@ -6,8 +6,8 @@ import {
   type AskDecidedBy,
   type AskEnd,
   type AskKind,
+  type AskOpened,
   type AskOutcome,
-  type AskRecord,
   type AskStatus,
   type AskUpdate,
   type AskView,
@@ -20,6 +20,7 @@ import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
 import { hintFor } from './hints.js';
+import { memoryLedger, openedOf, recordOf, specOf, type AskLedger } from './ledger.js';
 import { PageApprovals } from './page-approvals.js';
 
 /** What an agent (or the page command gate) asks. */
@@ -48,7 +49,9 @@ export interface Ask {
   /** monotonic ms (clock.now()), for how long it has been open */
   readonly openedAt: number;
   readonly countdown: Countdown;
-  /** resolves once, when the ask ends, whichever way */
+  /** resolves once the ask is on disk and its card shown; rejects (Unavailable) when it could not be written */
+  readonly opened: Promise<void>;
+  /** resolves once, when the ask ends, whichever way (after its end is on disk) */
   readonly outcome: Promise<AskOutcome>;
   /** the human ticked "allow for this page" (page_command asks) */
   remember: boolean;
@@ -61,6 +64,10 @@ interface Entry {
   ask: Ask;
   resolve: (outcome: AskOutcome) => void;
   listeners: Set<(update: AskUpdate) => void>;
+  /** its opening is on disk: the window sees it */
+  shown: boolean;
+  /** an ending is being written: nothing else may end it meanwhile */
+  ending?: AskStatus;
 }
 
 export interface EndDetails {
@@ -73,62 +80,143 @@ export interface EndDetails {
   decidedBy?: AskDecidedBy;
 }
 
+/** An ask the journal saw open when the bridge stopped (inbox/replayed-asks.ts). */
+export interface ReplayedAsk {
+  ask: AskOpened;
+  countdown?: { paused: boolean; remainingMs: number; at: string };
+}
+
+/** What else an ending does, once it is on disk (before the waiting call hears of it). */
+interface Finish {
+  /** the human ticked "allow for this page" */
+  remember?: boolean;
+  /** the human is marked away (a presence ask answered or left unanswered) */
+  away?: boolean;
+  /** the outcome goes to the agent's inbox too (default: for an async ask) */
+  toInbox?: boolean;
+}
+
 const ENDED_KEPT = 500;
+/** endings the window's `state` carries, so a window that reconnects shows how its cards ended */
+const RECENT_ENDS = 50;
+/** why an ask the bridge found open at start, that the asking call can no longer receive, ended */
+export const RESTARTED = 'the bridge restarted';
 
 /**
  * Owns the ask lifecycle (README "Asking the human"): created → open → (paused ↔ open) → answered | rejected | timed_out | away |
  * cancelled. Keeps the countdown on the server, tells the window (`ask`, `ask_update`, `presence` on the hub) and
  * resolves each ask's outcome exactly once, with a hint for the agent. Also owns the human's presence.
+ *
+ * Durable (the ledger, asks/ledger.ts): an ask is written when it opens, before its card shows; a pause or resume
+ * and its end are written before anyone hears of them. The human's decision that cannot be written is refused
+ * (Unavailable, 503) and the ask stays open; an ending by the bridge or the agent stands even then (the waiting
+ * call gets it), and a restart shows that ask again or ends it.
  */
 export class Asks {
   private readonly open = new Map<string, Entry>();
-  /** asks that ended recently, so a late answer gets a clear 409 instead of a 404 */
-  private readonly ended = new Map<string, AskStatus>();
+  /** how asks ended lately: a late answer gets a clear 409 instead of a 404, a window that reconnects sees how */
+  private readonly ends = new Map<string, AskEnd>();
   private isAway = false;
-  private readonly recorders = new Set<(record: AskRecord) => void>();
   /** "allow for this page" answers to page_command asks */
   readonly pageApprovals = new PageApprovals();
 
   constructor(
     private readonly hub: Pick<HumanHub, 'broadcast'>,
     private readonly clock: Clock = systemClock,
+    private readonly ledger: AskLedger = memoryLedger,
   ) {}
 
-  /** Opens an ask: the window gets an `ask` event and the countdown starts. */
+  /** Opens an ask: written to disk, then the window gets an `ask` event (`ask.opened` says when). */
   create(spec: AskSpec): Ask {
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS), MAX_ASK_TIMEOUT_MS);
+    const createdAt = this.clock.wallNow();
+    const written = this.ledger.opened(openedOf(askId, spec, createdAt, timeoutMs));
+    return this.start(askId, spec, { createdAt, remainingMs: timeoutMs, paused: false }, written).ask;
+  }
+
+  private start(
+    askId: string,
+    spec: AskSpec,
+    time: { createdAt: number; remainingMs: number; paused: boolean },
+    written: Promise<void>,
+  ): Entry {
     let resolve: (outcome: AskOutcome) => void = () => undefined;
     const outcome = new Promise<AskOutcome>((r) => (resolve = r));
+    const countdown = new Countdown(time.remainingMs, () => void this.expire(askId), this.clock);
+    if (time.paused) countdown.pause();
+    const opened = written.then(
+      () => {
+        if (this.open.get(askId) !== entry) return;
+        entry.shown = true;
+        this.hub.broadcast('ask', this.view(ask));
+      },
+      (error: unknown) => {
+        countdown.stop();
+        if (this.open.get(askId) === entry) this.open.delete(askId);
+        throw error;
+      },
+    );
+    // whoever waits on it hears of a failure; nobody waiting is no unhandled rejection
+    opened.catch(() => undefined);
     const ask: Ask = {
       askId,
       spec,
-      createdAt: this.clock.wallNow(),
-      openedAt: this.clock.now(),
-      countdown: new Countdown(timeoutMs, () => this.expire(askId), this.clock),
+      createdAt: time.createdAt,
+      // how long it has been open, on the monotonic clock (a restored ask opened before this run)
+      openedAt: this.clock.now() - Math.max(0, this.clock.wallNow() - time.createdAt),
+      countdown,
+      opened,
       outcome,
       remember: false,
     };
-    this.open.set(askId, { ask, resolve, listeners: new Set() });
-    this.hub.broadcast('ask', this.view(ask));
-    return ask;
+    const entry: Entry = { ask, resolve, listeners: new Set(), shown: false };
+    this.open.set(askId, entry);
+    return entry;
+  }
+
+  /**
+   * The bridge starts with asks its journal saw open. An async ask is shown again with the time it had left (it ends
+   * at once as timed out when that ran out while the bridge was stopped); a sync ask's call died with the bridge,
+   * so it ends `cancelled` ("the bridge restarted"). Every ending goes to History and the agent's inbox.
+   */
+  async restore(found: ReplayedAsk[]): Promise<void> {
+    const endings: Array<Promise<boolean>> = [];
+    for (const { ask: opened, countdown } of found) {
+      const spec = specOf(opened);
+      const createdAt = Date.parse(opened.createdAt);
+      const now = this.clock.wallNow();
+      const paused = countdown?.paused ?? false;
+      const left = countdown
+        ? paused
+          ? countdown.remainingMs
+          : countdown.remainingMs - (now - Date.parse(countdown.at))
+        : opened.timeoutMs - (now - createdAt);
+      const entry = this.start(
+        opened.askId,
+        spec,
+        { createdAt, remainingMs: Math.max(1, left), paused },
+        Promise.resolve(),
+      );
+      await entry.ask.opened;
+      if (!opened.async)
+        endings.push(this.finish(entry, 'cancelled', { text: RESTARTED, decidedBy: 'bridge' }, { toInbox: true }));
+      else if (!paused && left <= 0) endings.push(this.expire(opened.askId));
+    }
+    await Promise.all(endings);
   }
 
   /**
    * The outcome of an ask that never opened (e.g. the human is away): same shape, same hints, and on record
-   * like every other ask, though no card was shown.
+   * like every other ask, though no card was shown. Resolves once the record is on disk.
    */
-  immediate(spec: AskSpec, status: AskStatus, details: EndDetails = {}): AskOutcome {
+  async immediate(spec: AskSpec, status: AskStatus, details: EndDetails = {}): Promise<AskOutcome> {
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const now = new Date(this.clock.wallNow()).toISOString();
-    this.record(askId, spec, { createdAt: now, endedAt: now, shown: false }, this.endOf(status, details));
-    return this.outcomeOf(askId, spec.kind, status, details);
-  }
-
-  /** Listens to every ask that ends (records for History and the journal). */
-  onRecord(listener: (record: AskRecord) => void): () => void {
-    this.recorders.add(listener);
-    return () => this.recorders.delete(listener);
+    const end = this.endOf(status, details);
+    const outcome = this.outcomeOf(askId, spec.kind, status, details);
+    await this.ledger.ended(recordOf(askId, spec, { createdAt: now, endedAt: now, shown: false }, end), outcome, false);
+    return outcome;
   }
 
   get(askId: string): Ask | undefined {
@@ -137,12 +225,17 @@ export class Asks {
 
   /** Open asks, oldest first, as the window shows them. */
   views(): AskView[] {
-    return [...this.open.values()].map((e) => this.view(e.ask));
+    return [...this.open.values()].filter((e) => e.shown).map((e) => this.view(e.ask));
   }
 
   /** Open asks of one agent (bridge_status). */
   forAgent(agentId: string): AskView[] {
     return this.views().filter((v) => v.agentId === agentId);
+  }
+
+  /** How the newest asks ended, newest last (the window's `state`). */
+  recentEnds(): Array<{ askId: string; outcome: AskEnd }> {
+    return [...this.ends].slice(-RECENT_ENDS).map(([askId, outcome]) => ({ askId, outcome }));
   }
 
   view(ask: Ask): AskView {
@@ -186,79 +279,128 @@ export class Asks {
   }
 
   /**
-   * POST /bridge/answer: the human answers, rejects, pauses or resumes. Any of these means they are here.
-   * `saveImages` keeps the answer's images once the answer is known to be valid (nothing is stored for a 4xx).
+   * POST /bridge/answer: the human answers, rejects, pauses or resumes. Any of these means they are here. Resolves
+   * once the decision is on disk (then the agent hears of it); a decision that cannot be written throws Unavailable
+   * and changes nothing. `saveImages` keeps the answer's images once the answer is known to be valid (nothing is
+   * stored for a 4xx).
    */
-  act(body: AnswerBody, saveImages: () => ImageRef[] = () => []): AskUpdate {
+  async act(body: AnswerBody, saveImages: () => ImageRef[] = () => []): Promise<AskUpdate> {
     const entry = this.open.get(body.askId);
-    if (!entry) {
-      const status = this.ended.get(body.askId);
-      if (status) throw new Conflict(`ask "${body.askId}" has already ended (${status})`, 'askId');
+    // an ask whose card is on its way (its opening being written) is answered once it is written
+    if (entry && !entry.shown) await entry.ask.opened.catch(() => undefined);
+    if (!entry?.shown) {
+      const end = this.ends.get(body.askId);
+      if (end) throw new Conflict(`ask "${body.askId}" has already ended (${end.status})`, 'askId');
       throw new NotFound(`no ask "${body.askId}"; open asks: ${this.list()}`, 'askId');
     }
+    if (entry.ending)
+      throw new Conflict(`ask "${body.askId}" is ending right now (${entry.ending}); nothing was changed`, 'askId');
     const { ask } = entry;
     // Validate before touching any state, so a bad answer changes nothing.
     const value = body.action === 'answer' ? answerValue(ask.spec, body.value) : undefined;
     this.setAway(false);
     switch (body.action) {
       case 'pause':
-        ask.countdown.pause();
-        this.changed(entry);
-        break;
       case 'resume':
-        ask.countdown.resume();
-        this.changed(entry);
+        await this.moveCountdown(entry, body.action === 'pause');
         break;
       case 'reject':
-        this.end(ask.askId, 'rejected', {
+        await this.decide(entry, 'rejected', {
           reason: body.reason ?? 'other',
           ...(body.note ? { text: body.note } : {}),
         });
         break;
       case 'answer': {
-        if (ask.spec.kind === 'page_command' && body.remember) ask.remember = true;
         const images = body.images?.length ? saveImages() : [];
         const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}) };
-        if (ask.spec.kind === 'user_presence' && value === 'away') {
-          this.end(ask.askId, 'away', { value, ...note });
-          this.setAway(true);
-        } else this.end(ask.askId, 'answered', { ...(value !== undefined ? { value } : {}), ...note });
+        const remember = ask.spec.kind === 'page_command' && body.remember === true;
+        if (ask.spec.kind === 'user_presence' && value === 'away')
+          await this.decide(entry, 'away', { value, ...note, decidedBy: 'human' }, { away: true });
+        else await this.decide(entry, 'answered', { ...(value !== undefined ? { value } : {}), ...note }, { remember });
         break;
       }
     }
     return this.update(ask);
   }
 
-  /** Ends an open ask; returns false when it had already ended. The outcome resolves and the window is told. */
-  end(askId: string, status: AskStatus, details: EndDetails = {}): boolean {
-    const entry = this.open.get(askId);
-    if (!entry) return false;
-    const { ask } = entry;
-    ask.countdown.stop();
-    ask.ended = status;
-    const end = this.endOf(status, details);
-    ask.decidedBy = end.decidedBy;
-    this.open.delete(askId);
-    this.ended.set(askId, status);
-    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value ?? '');
-    this.changed(entry, end);
-    this.record(
+  /** The human's ending: written first; a time-out or a withdrawal that got there first answers 409. */
+  private async decide(entry: Entry, status: AskStatus, details: EndDetails, options: Finish = {}): Promise<void> {
+    if (!(await this.finish(entry, status, details, options)))
+      throw new Conflict(
+        `ask "${entry.ask.askId}" has already ended (${entry.ending ?? entry.ask.ended ?? 'ended'})`,
+        'askId',
+      );
+  }
+
+  /** Pause or resume: the time left is written first, then the countdown moves and everyone hears of it. */
+  private async moveCountdown(entry: Entry, pause: boolean): Promise<void> {
+    const { countdown, askId, spec } = entry.ask;
+    if (countdown.paused === pause) return;
+    const at = new Date(this.clock.wallNow()).toISOString();
+    await this.ledger.countdown(spec.agentId, {
       askId,
-      ask.spec,
-      {
-        createdAt: new Date(ask.createdAt).toISOString(),
-        endedAt: new Date(this.clock.wallNow()).toISOString(),
-        shown: true,
-      },
-      end,
-    );
-    entry.resolve(this.outcomeOf(askId, ask.spec.kind, status, details));
-    return true;
+      paused: pause,
+      remainingMs: Math.round(countdown.remainingMs()),
+      at,
+    });
+    if (entry.ask.ended || entry.ending) return;
+    if (pause) countdown.pause();
+    else countdown.resume();
+    this.changed(entry);
+  }
+
+  /** Ends an open ask; resolves false when it had already ended. The outcome resolves and the window is told. */
+  end(askId: string, status: AskStatus, details: EndDetails = {}): Promise<boolean> {
+    const entry = this.open.get(askId);
+    return entry ? this.finish(entry, status, details) : Promise.resolve(false);
   }
 
   /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
-  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): boolean {
+  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): Promise<boolean> {
     return this.end(askId, 'cancelled', { text, decidedBy });
+  }
+
+  /**
+   * The one way an ask ends: its record (and, for an async ask, the agent's answer) is written, then the ask ends in
+   * memory, the window and the waiting call hear of it. False when another ending is under way or done.
+   */
+  private async finish(entry: Entry, status: AskStatus, details: EndDetails, options: Finish = {}): Promise<boolean> {
+    const { ask } = entry;
+    if (entry.ending || ask.ended) return false;
+    entry.ending = status;
+    const end = this.endOf(status, details);
+    const outcome = this.outcomeOf(ask.askId, ask.spec.kind, status, details);
+    const times = {
+      createdAt: new Date(ask.createdAt).toISOString(),
+      endedAt: new Date(this.clock.wallNow()).toISOString(),
+      shown: true,
+    };
+    try {
+      await ask.opened;
+      await this.ledger.ended(
+        recordOf(ask.askId, ask.spec, times, end),
+        outcome,
+        options.toInbox ?? ask.spec.async === true,
+      );
+    } catch (error) {
+      if (end.decidedBy === 'human') {
+        entry.ending = undefined;
+        // the time ran out while the answer was being written: the ask ends as it would have
+        if (!ask.countdown.paused && ask.countdown.remainingMs() === 0) void this.expire(ask.askId);
+        throw error;
+      }
+    }
+    ask.countdown.stop();
+    ask.ended = status;
+    ask.decidedBy = end.decidedBy;
+    if (options.remember) ask.remember = true;
+    if (options.away) this.setAway(true);
+    if (this.open.get(ask.askId) === entry) this.open.delete(ask.askId);
+    this.ends.set(ask.askId, end);
+    if (this.ends.size > ENDED_KEPT) this.ends.delete(this.ends.keys().next().value ?? '');
+    if (entry.shown) this.changed(entry, end);
+    entry.resolve(outcome);
+    return true;
   }
 
   private endOf(status: AskStatus, details: EndDetails): AskEnd {
@@ -269,41 +411,18 @@ export class Asks {
     };
   }
 
-  private record(
-    askId: string,
-    spec: AskSpec,
-    times: { createdAt: string; endedAt: string; shown: boolean },
-    end: AskEnd,
-  ): void {
-    const record: AskRecord = {
-      askId,
-      kind: spec.kind,
-      agentId: spec.agentId,
-      prompt: spec.prompt,
-      ...(spec.pageId ? { pageId: spec.pageId } : {}),
-      ...(spec.pageUrl ? { pageUrl: spec.pageUrl } : {}),
-      ...(spec.choices ? { choices: spec.choices } : {}),
-      ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
-      ...(spec.command ? { command: spec.command } : {}),
-      async: spec.async ?? false,
-      ...times,
-      ...end,
-    };
-    for (const recorder of this.recorders) recorder(record);
-  }
-
-  private expire(askId: string): void {
+  private async expire(askId: string): Promise<boolean> {
     const ask = this.get(askId);
-    if (!ask) return;
+    if (!ask) return false;
+    const entry = this.open.get(askId);
+    if (!entry) return false;
     // the countdown's own length: time spent paused is not time the human let pass
     const { durationMs } = ask.countdown;
     const paused = Math.round((this.clock.now() - ask.openedAt - durationMs) / 1000);
     const text = `no answer within ${Math.round(durationMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
     // No answer to "are you there?" is itself the answer.
-    if (ask.spec.kind === 'user_presence') {
-      this.end(askId, 'away', { value: 'away', text });
-      this.setAway(true);
-    } else this.end(askId, 'timed_out', { text });
+    if (ask.spec.kind === 'user_presence') return this.finish(entry, 'away', { value: 'away', text }, { away: true });
+    return this.finish(entry, 'timed_out', { text });
   }
 
   private changed(entry: Entry, end?: AskEnd): void {
@@ -322,7 +441,8 @@ export class Asks {
   }
 
   private list(): string {
-    return this.open.size ? [...this.open.keys()].join(', ') : 'none';
+    const shown = [...this.open.values()].filter((e) => e.shown).map((e) => e.ask.askId);
+    return shown.length ? shown.join(', ') : 'none';
   }
 
   /** Whether the human is marked away (by a user_presence answer or the window reporting idle). */
@@ -336,10 +456,24 @@ export class Asks {
     this.hub.broadcast('presence', { away });
   }
 
-  /** The bridge stops: every open ask ends as cancelled, decided by the bridge, with the reason. */
-  close(): void {
-    for (const askId of [...this.open.keys()])
-      this.cancel(askId, 'the bridge is shutting down; ask again once it is back', 'bridge');
+  /**
+   * The bridge stops. A sync ask ends as cancelled, decided by the bridge, with the reason (its call answers before
+   * the sockets close); an async ask stays open on disk and is shown again when the bridge is back. Resolves once
+   * those endings are written.
+   */
+  async close(): Promise<void> {
+    const endings: Array<Promise<boolean>> = [];
+    for (const entry of [...this.open.values()]) {
+      if (entry.ask.spec.async) entry.ask.countdown.stop();
+      else
+        endings.push(
+          this.finish(entry, 'cancelled', {
+            text: 'the bridge is shutting down; ask again once it is back',
+            decidedBy: 'bridge',
+          }),
+        );
+    }
+    await Promise.all(endings);
   }
 }
 

@@ -81,12 +81,13 @@ export async function confirmPageCommand(
   };
   if (asks.away) {
     // on record all the same: History shows what was refused while the human was away
-    asks.immediate(spec, 'away', { text: 'the human is marked away; the command did not run' });
+    await asks.immediate(spec, 'away', { text: 'the human is marked away; the command did not run' });
     throw new Refused(
       `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
     );
   }
   const ask = asks.create(spec);
+  await ask.opened;
   const outcome = await waitForHuman(asks, asker, ask);
   if (outcome.status === 'answered' && outcome.value === true) {
     if (ask.remember) asks.pageApprovals.add(page, danger.key);

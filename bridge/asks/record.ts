@@ -1,37 +1,99 @@
-import type { AskRecord } from '../protocol/index.js';
+import type { AskOutcome, AskRecord } from '../protocol/index.js';
+import { handOver, type DeliveryServices } from '../inbox/delivery.js';
 import type { Inbox } from '../inbox/inbox.js';
-import type { Logger } from '../log.js';
-import type { Asks } from './asks.js';
+import { answerIdOf, recordIdOf } from '../inbox/replayed-asks.js';
+import { summarize } from './ask-human.js';
+import { hintFor } from './hints.js';
+import type { AskLedger } from './ledger.js';
 import { KIND_WORD, endedLine } from './record-text.js';
 
+/** What the journal ledger writes to: the inbox (its journal), and the agents' live channels for an answer. */
+export interface LedgerServices extends DeliveryServices {
+  inbox: Pick<Inbox, 'add' | 'markDelivered' | 'journalAsk' | 'find'>;
+}
+
 /**
- * Puts every ended ask on record (README "Asking the human"): a consumed inbox message of kind `ask` in the
- * asking agent's journal, so History shows it and a restart keeps it, and the agent's inbox never sees it.
- * `flush` waits for the records still being written (the bridge calls it before it closes the journal).
+ * The asks' ledger on the asking agent's journal (README "Asking the human"): an `ask_opened` line when an ask
+ * opens, an `ask_countdown` line when the human pauses or resumes it, and at its end its record, a consumed inbox
+ * message of kind `ask` (History shows it, the agent's inbox never does), with an id made from the ask id. An
+ * async ask's outcome goes in the same write as a user_answer (id made from the ask id too), then to the agent's
+ * live channel. Each resolves once on disk.
  */
-export function recordAsks(bridge: { asks: Pick<Asks, 'onRecord'>; inbox: Pick<Inbox, 'add'>; log: Logger }): {
-  stop(): void;
-  flush(): Promise<void>;
-} {
-  const writing = new Set<Promise<unknown>>();
-  const stop = bridge.asks.onRecord((record: AskRecord) => {
-    const write = bridge.inbox
-      .add(
-        record.agentId,
-        {
-          kind: 'ask',
-          from: record.decidedBy === 'human' ? 'window' : 'bridge',
-          text: `${KIND_WORD[record.kind]}: ${record.prompt} → ${endedLine(record)}`,
-          payload: record,
-          ref: record.askId,
-        },
-        'consumed',
-      )
-      .catch((error: unknown) =>
-        bridge.log.child('asks').error(`could not journal the record of ${record.askId}:`, error),
-      );
-    writing.add(write);
-    void write.finally(() => writing.delete(write));
-  });
-  return { stop, flush: async () => void (await Promise.all([...writing])) };
+export function journalLedger(bridge: LedgerServices): AskLedger {
+  return {
+    opened: (ask) => bridge.inbox.journalAsk(ask.agentId, { type: 'ask_opened', ask }),
+    countdown: (agentId, { askId, paused, remainingMs, at }) =>
+      bridge.inbox.journalAsk(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+    async ended(record, outcome, toInbox) {
+      // one turn of the event loop: the record and the answer share the journal's write, record first
+      const writes = [bridge.inbox.add(record.agentId, recordMessage(record), 'consumed')];
+      if (toInbox) writes.push(bridge.inbox.add(record.agentId, answerMessage(record, outcome)));
+      const [, answer] = await Promise.all(writes);
+      if (answer)
+        void handOver(bridge, answer).catch((error: unknown) =>
+          bridge.log.child('asks').warn(`the answer to ${record.askId} waits in the inbox:`, error),
+        );
+    },
+  };
+}
+
+function recordMessage(record: AskRecord) {
+  return {
+    id: recordIdOf(record.askId),
+    kind: 'ask' as const,
+    from: record.decidedBy === 'human' ? ('window' as const) : ('bridge' as const),
+    text: `${KIND_WORD[record.kind]}: ${record.prompt} → ${endedLine(record)}`,
+    payload: record,
+    ref: record.askId,
+  };
+}
+
+/** The question in one short line, for the text of its answer (the payload keeps it whole). */
+function questionLine(prompt: string): string {
+  const line = prompt.trim().split('\n').filter(Boolean).pop() ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+/**
+ * An async ask's outcome as the agent reads it: it names the ask and its question, so the agent knows what the
+ * answer answers wherever it reads it.
+ */
+function answerMessage(record: AskRecord, outcome: AskOutcome) {
+  return {
+    id: answerIdOf(record.askId),
+    kind: 'user_answer' as const,
+    // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
+    from: record.decidedBy === 'human' ? ('window' as const) : ('bridge' as const),
+    text: `${summarize(outcome)} — to ${outcome.askId}: "${questionLine(record.prompt)}"`,
+    payload: { ...outcome, question: record.prompt },
+    ref: outcome.askId,
+    ...(outcome.images?.length ? { images: outcome.images } : {}),
+  };
+}
+
+/**
+ * At start: async asks whose record is on disk but whose answer never reached the agent's inbox (the bridge
+ * stopped between the two lines of one write) get their answer now, made from the record.
+ */
+export async function answerFromRecords(bridge: LedgerServices, askIds: string[]): Promise<void> {
+  for (const askId of askIds) {
+    const payload = bridge.inbox.find(recordIdOf(askId))?.payload;
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) continue;
+    const record = payload as unknown as AskRecord;
+    const outcome: AskOutcome = {
+      askId,
+      status: record.status,
+      ...(record.value !== undefined ? { value: record.value } : {}),
+      ...(record.note ? { note: record.note } : {}),
+      ...(record.reason ? { reason: record.reason } : {}),
+      ...(record.text ? { text: record.text } : {}),
+      ...(record.images?.length ? { images: record.images } : {}),
+      hint: hintFor(record.status, {
+        kind: record.kind,
+        ...(record.value !== undefined ? { value: record.value } : {}),
+        ...(record.reason ? { reason: record.reason } : {}),
+      }),
+    };
+    await bridge.inbox.add(record.agentId, answerMessage(record, outcome));
+  }
 }

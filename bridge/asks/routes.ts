@@ -6,7 +6,7 @@ import { DEFAULT_BODY_LIMIT, readBody } from '../http/body.js';
 export const askRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/answer', async (ctx) => {
     const body = await readBody(ctx, AnswerBody, DEFAULT_BODY_LIMIT + MAX_IMAGES_BODY_BYTES);
-    ctx.body = bridge.asks.act(body, () => bridge.images.saveAll(body.images));
+    ctx.body = await bridge.asks.act(body, () => bridge.images.saveAll(body.images));
   });
 
   router.post('/bridge/presence', async (ctx) => {

@@ -49,7 +49,12 @@ function wholly(message: Message, carried: number): boolean {
  * An async answer stays pending in every case (see wholly()).
  */
 export async function deliver(bridge: DeliveryServices, agentId: string, draft: MessageDraft): Promise<Delivery> {
-  const message = await bridge.inbox.add(agentId, draft);
+  return handOver(bridge, await bridge.inbox.add(agentId, draft));
+}
+
+/** The live-channel half of deliver(), for a message already journaled in the inbox (an ask's answer). */
+export async function handOver(bridge: DeliveryServices, message: Message): Promise<Delivery> {
+  const { agentId } = message;
   const agent = bridge.agents.get(agentId);
   const links = agent ? [...agent.links.values()] : [];
   const done = { agentId, msgId: message.id };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type {
   ImageRef,
+  JournalLine,
   InboxCounts,
   InboxStatusAnswer,
   Json,
@@ -11,10 +12,13 @@ import type {
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
 import type { Journal, JournalHealth } from './journal.js';
+import { ReplayedAsks, type OpenAsk } from './replayed-asks.js';
 import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder, type MessageBody } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
 export interface MessageDraft {
+  /** a fixed id (an ask's record and answer take ids made from the ask id); a message with it already is kept as it is */
+  id?: string;
   kind: MessageKind;
   from: Message['from'];
   text?: string;
@@ -57,6 +61,8 @@ export class Inbox {
   private readonly listeners = new Set<(event: InboxEvent) => void>();
   /** rows whose status change is being written: not taken again meanwhile */
   private readonly changing = new Set<number>();
+  /** what the replay found of asks: those open when the bridge stopped, for Asks to show again or end */
+  private replayedAsks: { open: OpenAsk[]; unanswered: string[] } = { open: [], unanswered: [] };
 
   constructor(
     private readonly journal: Journal,
@@ -72,6 +78,7 @@ export class Inbox {
     /** status changes read before their message (an id string is made only for these) */
     const early = new Map<string, MessageStatus>();
     const renames: Array<{ from: string; to: string; at: string }> = [];
+    const asks = new ReplayedAsks();
     /** `at` becomes the box's lastActivity: a line read whole keeps its text (it need not be in toISOString form) */
     const row = (
       status: MessageStatus,
@@ -127,6 +134,8 @@ export class Inbox {
         else early.set(id, higher(status, early.get(id)));
       },
       renamed: (from, to, at) => renames.push({ from, to, at }),
+      askOpened: (ask) => asks.opened(ask),
+      askCountdown: (askId, countdown) => asks.countdown(askId, countdown),
     });
     // files are read agent by agent: put the cross-agent history back in time order (stable: rows are numbered in
     // reading order, so messages of one instant keep their writing order)
@@ -135,6 +144,28 @@ export class Inbox {
     order.forEach((r, index) => (table.pos[r] = index));
     for (const rename of renames.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
       this.move(rename.from, rename.to, rename.at);
+    this.replayedAsks = asks.sort((id) => table.ids.find(id) >= 0, renames);
+  }
+
+  /**
+   * Once, after replay: the asks that were open when the bridge stopped (no record of their end), and the async
+   * asks whose record is on disk but whose answer is not in the agent's inbox.
+   */
+  takeReplayedAsks(): { open: OpenAsk[]; unanswered: string[] } {
+    const found = this.replayedAsks;
+    this.replayedAsks = { open: [], unanswered: [] };
+    return found;
+  }
+
+  /** Writes an ask's line (opened, paused, resumed) in the agent's journal; resolves once it is on disk. */
+  journalAsk(agentId: string, line: JournalLine): Promise<void> {
+    return this.journal.append(agentId, line);
+  }
+
+  /** The message with this id, as the wire has it (History and aiti_inbox read the same). */
+  find(id: string): Message | undefined {
+    const row = this.table.ids.find(id);
+    return row >= 0 ? this.out(row) : undefined;
   }
 
   /**
@@ -196,6 +227,8 @@ export class Inbox {
 
   /** Adds a pending message for the agent (a push, an async answer, a page event); resolves once it is durable. */
   async add(agentId: string, draft: MessageDraft, status: MessageStatus = 'pending'): Promise<Message> {
+    const kept = draft.id === undefined ? -1 : this.table.ids.find(draft.id);
+    if (kept >= 0) return this.out(kept);
     const body: MessageBody = {
       ...(draft.text !== undefined ? { text: draft.text } : {}),
       ...(draft.payload !== undefined ? { payload: draft.payload } : {}),
@@ -204,10 +237,19 @@ export class Inbox {
       at: this.now().toISOString(),
     };
     // this key order is the line form replay reads by its head (journal-scan.ts)
-    const message: Message = { id: newMessageId(), kind: draft.kind, from: draft.from, agentId, ...body, status };
+    const message: Message = {
+      id: draft.id ?? newMessageId(),
+      kind: draft.kind,
+      from: draft.from,
+      agentId,
+      ...body,
+      status,
+    };
     await this.journal.append(agentId, { type: 'message', message });
     const time = Date.parse(body.at);
-    this.table.ids.add(message.id, this.table.size);
+    // the same fixed id written twice at once: the first one counts, as in replay
+    const twin = this.table.ids.add(message.id, this.table.size);
+    if (twin >= 0) return this.out(twin);
     const row = this.table.add(
       time,
       STATUSES.indexOf(status),

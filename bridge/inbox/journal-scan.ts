@@ -1,4 +1,4 @@
-import { ID_CHAR, ID_MAX_LENGTH, type Message, type MessageStatus } from '../protocol/index.js';
+import { ID_CHAR, ID_MAX_LENGTH, type AskOpened, type Message, type MessageStatus } from '../protocol/index.js';
 import { FROMS, KINDS, STATUSES } from './message-table.js';
 
 /** The head of a message line read without parsing its body; one scratch object is reused for every line. */
@@ -40,6 +40,10 @@ export interface ReplayVisitor {
   /** a status_change line read whole through the schema */
   statusChange(id: string, status: MessageStatus, at: string): void;
   renamed(from: string, to: string, at: string): void;
+  /** an ask opened (asks are journaled when they open; their end is their record) */
+  askOpened(ask: AskOpened): void;
+  /** an ask was paused or resumed */
+  askCountdown(askId: string, countdown: { paused: boolean; remainingMs: number; at: string }): void;
 }
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');

@@ -235,6 +235,9 @@ export class Journal {
     if (parsed.type === 'message') visitor.message(parsed.message);
     else if (parsed.type === 'status_change') visitor.statusChange(parsed.id, parsed.status, parsed.at);
     else if (parsed.type === 'renamed') visitor.renamed(parsed.from, parsed.to, parsed.at);
+    else if (parsed.type === 'ask_opened') visitor.askOpened(parsed.ask);
+    else if (parsed.type === 'ask_countdown')
+      visitor.askCountdown(parsed.askId, { paused: parsed.paused, remainingMs: parsed.remainingMs, at: parsed.at });
   }
 
   private fileFor(agentId: string, bytes: number): JournalFile {

@@ -66,6 +66,18 @@ export const AskEnd = z.object({
 });
 export type AskEnd = z.infer<typeof AskEnd>;
 
+/**
+ * An ask as the journal keeps it when it opens (an `ask_opened` line in the asking agent's journal): enough to show
+ * its card again after a restart and to know how long it had. Its end is its record (AskRecord).
+ */
+export const AskOpened = AskView.omit({ deadline: true, remainingMs: true, paused: true }).extend({
+  /** the whole countdown it was given */
+  timeoutMs: z.number().int().positive(),
+  /** asked with async: true (the outcome goes to the agent's inbox) */
+  async: z.boolean(),
+});
+export type AskOpened = z.infer<typeof AskOpened>;
+
 /** `ask_update`: the countdown moved (pause/resume) or the ask ended (then `outcome` says how and who decided). */
 export const AskUpdate = z.object({
   askId: AskId,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AgentId, IsoTime, MsgId, PageId } from './common.js';
-import { AskUpdate, AskView } from './asks.js';
+import { AgentId, AskId, IsoTime, MsgId, PageId } from './common.js';
+import { AskEnd, AskUpdate, AskView } from './asks.js';
 import { InboxCounts, Message, MessageStatus } from './inbox.js';
 import { SessionRow } from './page.js';
 import { DevicesEvent } from './devices.js';
@@ -31,6 +31,11 @@ export const StateEvent = z.object({
   away: z.boolean(),
   /** set while the bridge cannot write to its data dir: what failed and what to do */
   storageProblem: z.string().optional(),
+  /**
+   * asks that ended lately (the newest 50), so a window that reconnects — after a restart too — shows how each card
+   * it still had ended, rather than only that it did
+   */
+  recentEnds: z.array(z.object({ askId: AskId, outcome: AskEnd })).optional(),
 });
 export type StateEvent = z.infer<typeof StateEvent>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { AgentId, IsoTime, JsonValue, MsgId } from './common.js';
+import { AgentId, AskId, IsoTime, JsonValue, MsgId } from './common.js';
 import { ImageRef, ImageUploads } from './images.js';
+import { AskOpened } from './asks.js';
 
 /** Inbox messages and the journal (README "Inbox, push and the journal"). */
 
@@ -57,6 +58,16 @@ export const JournalLine = z.discriminatedUnion('type', [
   }),
   /** aiti_hello renamed the agent: its messages up to `at` belong to `to` from now on (written in `from`'s journal) */
   z.object({ type: z.literal('renamed'), from: AgentId, to: AgentId, at: IsoTime }),
+  /** an ask opened (its end is the `ask` message of the same ask id); a restart shows it again or ends it */
+  z.object({ type: z.literal('ask_opened'), ask: AskOpened }),
+  /** the human paused or resumed an ask: how much time it had left then */
+  z.object({
+    type: z.literal('ask_countdown'),
+    askId: AskId,
+    paused: z.boolean(),
+    remainingMs: z.number().int().nonnegative(),
+    at: IsoTime,
+  }),
 ]);
 export type JournalLine = z.infer<typeof JournalLine>;
 

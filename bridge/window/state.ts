@@ -9,7 +9,11 @@ import type { WindowFeed } from './feed.js';
  */
 export interface StateSources {
   version: string;
-  asks: { views(): StateEvent['asks']; readonly away: boolean };
+  asks: {
+    views(): StateEvent['asks'];
+    recentEnds(): NonNullable<StateEvent['recentEnds']>;
+    readonly away: boolean;
+  };
   agents: Pick<AgentRegistry, 'all' | 'view'>;
   pages: Pick<PageRegistry, 'sessions' | 'heldOrigins'>;
   inbox: {
@@ -29,6 +33,7 @@ export function composeState(bridge: StateSources): StateEvent {
     inbox: bridge.inbox.countsByAgent(),
     heldOrigins: bridge.pages.heldOrigins(),
     away: bridge.asks.away,
+    recentEnds: bridge.asks.recentEnds(),
     ...(bridge.inbox.storage().problem ? { storageProblem: bridge.inbox.storage().problem } : {}),
   };
 }

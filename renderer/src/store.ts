@@ -130,10 +130,15 @@ export function reduce(state: WindowState, action: Action): WindowState {
     case 'state': {
       const { asks, agents, pages, inbox, heldOrigins, away, version } = action.state;
       const open = new Set(asks.map((a) => a.askId));
-      // a card that ended while the stream was down stays a moment too, saying so, instead of vanishing
+      const ends = new Map((action.state.recentEnds ?? []).map((e) => [e.askId, e.outcome]));
+      // a card that ended while the stream was down (or the bridge restarted) stays a moment too, saying how
       const gone = state.asks
         .filter((a) => !open.has(a.askId))
-        .map((a) => (a.ended ? a : { ...a, ended: { here: false, at: action.now } }));
+        .map((a) => {
+          if (a.ended) return a;
+          const outcome = ends.get(a.askId);
+          return { ...a, ended: { here: false, at: action.now, ...(outcome ? { outcome } : {}) } };
+        });
       return {
         ...state,
         connection: 'live',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Asks } from '../../bridge/asks/asks.js';
-import type { AskOutcome, AskUpdate, AskView } from '../../bridge/protocol/index.js';
+import type { AskUpdate, AskView } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
@@ -20,25 +20,25 @@ afterEach(() => {
 
 describe('a wall-clock step during an ask', () => {
   for (const step of [-60_000, 60_000]) {
-    it(`a step ${step < 0 ? 'back' : 'forward'} by 60 s moves neither the end nor the time left; the ISO deadline follows the wall clock`, () => {
+    it(`a step ${step < 0 ? 'back' : 'forward'} by 60 s moves neither the end nor the time left; the ISO deadline follows the wall clock`, async () => {
       const clock = new ManualClock();
       const events: Array<{ event: string; data: unknown }> = [];
       const asks = new Asks({ broadcast: (event, data) => events.push({ event, data }) }, clock);
-      let outcome: AskOutcome | undefined;
       const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?', timeoutMs: 4000 });
-      void ask.outcome.then((o) => (outcome = o));
+      await ask.opened;
       clock.advance(1000);
       clock.stepWall(step);
       const view = asks.views()[0] as AskView;
       expect(view.remainingMs).toBe(3000);
       expect(Date.parse(view.deadline)).toBe(clock.wallNow() + 3000);
       clock.advance(2999);
+      await Promise.resolve();
       expect(asks.views()).toHaveLength(1);
       clock.advance(1);
+      expect(await ask.outcome).toMatchObject({ status: 'timed_out' });
       expect(asks.views()).toEqual([]);
       const ended = events.find((e) => e.event === 'ask_update')?.data as AskUpdate;
       expect(ended).toMatchObject({ askId: ask.askId, status: 'timed_out', remainingMs: 0 });
-      return Promise.resolve().then(() => expect(outcome).toMatchObject({ status: 'timed_out' }));
     });
   }
 

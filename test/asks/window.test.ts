@@ -5,15 +5,23 @@ import { http, startBridge } from '../helpers/bridge.js';
 import { openWindow } from '../helpers/window.js';
 import { sleep } from '../helpers/wait.js';
 
-function ask(bridge: Bridge, spec: Partial<Parameters<Bridge['context']['asks']['create']>[0]> = {}) {
-  return bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude-code', prompt: 'Ship it?', ...spec });
+/** An ask as a tool opens it: shown (and answerable) once it is on disk. */
+async function ask(bridge: Bridge, spec: Partial<Parameters<Bridge['context']['asks']['create']>[0]> = {}) {
+  const opened = bridge.context.asks.create({
+    kind: 'user_confirm',
+    agentId: 'claude-code',
+    prompt: 'Ship it?',
+    ...spec,
+  });
+  await opened.opened;
+  return opened;
 }
 
 describe('asks in the human window', () => {
   it('shows a new ask on the stream with its countdown, and in the state of a window that opens later', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
+    const opened = await ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
     const event = (await window.stream.next('ask')).data as AskView;
     expect(event).toMatchObject({
       askId: opened.askId,
@@ -33,7 +41,7 @@ describe('asks in the human window', () => {
   it('answers a confirmation: the agent gets the value, the note and a hint; the window sees it end', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge);
+    const opened = await ask(bridge);
     const res = await window.act({ askId: opened.askId, action: 'answer', value: true, note: 'go ahead' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ askId: opened.askId, status: 'answered' });
@@ -48,7 +56,7 @@ describe('asks in the human window', () => {
   it('refuses a choice that was not offered, saying which were', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
+    const opened = await ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
     const res = await window.act({ askId: opened.askId, action: 'answer', value: 'green' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -63,11 +71,11 @@ describe('asks in the human window', () => {
   it('takes several choices when the ask allows multiple, and only one otherwise', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const single = ask(bridge, { kind: 'user_choose', prompt: 'One', choices: ['a', 'b', 'c'] });
+    const single = await ask(bridge, { kind: 'user_choose', prompt: 'One', choices: ['a', 'b', 'c'] });
     const two = await window.act({ askId: single.askId, action: 'answer', value: ['a', 'b'] });
     expect(two.status).toBe(400);
     expect(two.body).toMatchObject({ error: expect.stringContaining('takes one choice') });
-    const many = ask(bridge, { kind: 'user_choose', prompt: 'Some', choices: ['a', 'b', 'c'], multiple: true });
+    const many = await ask(bridge, { kind: 'user_choose', prompt: 'Some', choices: ['a', 'b', 'c'], multiple: true });
     expect((await window.act({ askId: many.askId, action: 'answer', value: ['c', 'a'] })).status).toBe(200);
     expect(await many.outcome).toMatchObject({ status: 'answered', value: ['c', 'a'] });
   });
@@ -75,14 +83,14 @@ describe('asks in the human window', () => {
   it('checks the value against the kind of ask', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const confirm = ask(bridge);
+    const confirm = await ask(bridge);
     const text = await window.act({ askId: confirm.askId, action: 'answer', value: 'yes' });
     expect(text.status).toBe(400);
     expect(text.body).toMatchObject({ error: 'a user_confirm answer is true (yes) or false (no); got "yes"' });
-    const presence = ask(bridge, { kind: 'user_presence', prompt: 'Are you there?' });
+    const presence = await ask(bridge, { kind: 'user_presence', prompt: 'Are you there?' });
     const odd = await window.act({ askId: presence.askId, action: 'answer', value: 'busy' });
     expect(odd.body).toMatchObject({ error: 'a user_presence answer is "present" or "away"; got "busy"' });
-    const pick = ask(bridge, { kind: 'user_pick_element', prompt: 'Pick the header' });
+    const pick = await ask(bridge, { kind: 'user_pick_element', prompt: 'Pick the header' });
     const fromWindow = await window.act({ askId: pick.askId, action: 'answer', value: 'h1' });
     expect(fromWindow.status).toBe(400);
     expect(fromWindow.body).toMatchObject({ error: expect.stringContaining('picked on the page itself') });
@@ -91,7 +99,7 @@ describe('asks in the human window', () => {
   it('fills in the default of a text input answered without a value', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const input = ask(bridge, { kind: 'user_input', prompt: 'Branch name?', defaultValue: 'main' });
+    const input = await ask(bridge, { kind: 'user_input', prompt: 'Branch name?', defaultValue: 'main' });
     expect((await window.act({ askId: input.askId, action: 'answer' })).status).toBe(200);
     expect(await input.outcome).toMatchObject({ status: 'answered', value: 'main' });
   });
@@ -106,14 +114,14 @@ describe('asks in the human window', () => {
       ['stop_task', /stop now/i],
     ] as const;
     for (const [reason, hint] of cases) {
-      const opened = ask(bridge);
+      const opened = await ask(bridge);
       const res = await window.act({ askId: opened.askId, action: 'reject', reason, note: `because ${reason}` });
       expect(res.status).toBe(200);
       const outcome: AskOutcome = await opened.outcome;
       expect(outcome).toMatchObject({ status: 'rejected', reason, text: `because ${reason}` });
       expect(outcome.hint).toMatch(hint);
     }
-    const bad = await window.act({ askId: ask(bridge).askId, action: 'reject', reason: 'bored' });
+    const bad = await window.act({ askId: (await ask(bridge)).askId, action: 'reject', reason: 'bored' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ field: 'reason' });
   });
@@ -121,7 +129,7 @@ describe('asks in the human window', () => {
   it('pauses and resumes the countdown: the remaining time freezes and the deadline moves later', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge, { timeoutMs: 60_000 });
+    const opened = await ask(bridge, { timeoutMs: 60_000 });
     const first = (await window.stream.next('ask')).data as AskView;
     const paused = (await window.act({ askId: opened.askId, action: 'pause' })).body as AskUpdate;
     expect(paused).toMatchObject({ paused: true, status: 'open' });
@@ -137,7 +145,7 @@ describe('asks in the human window', () => {
   it('ends an unanswered ask as timed_out with a hint to carry on with the safest default', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge, { timeoutMs: 300 });
+    const opened = await ask(bridge, { timeoutMs: 300 });
     const outcome = await opened.outcome;
     expect(outcome).toMatchObject({ status: 'timed_out', text: expect.stringMatching(/no answer within/) });
     expect(outcome.hint).toMatch(/safest default/);
@@ -151,7 +159,7 @@ describe('asks in the human window', () => {
   it('answers 404 for an unknown ask, naming the open ones', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const opened = ask(bridge);
+    const opened = await ask(bridge);
     const res = await window.act({ askId: 'ask-nope', action: 'answer', value: true });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: `no ask "ask-nope"; open asks: ${opened.askId}` });
@@ -159,7 +167,7 @@ describe('asks in the human window', () => {
 
   it('needs the token, and refuses a web page even with it', async () => {
     const bridge = await startBridge();
-    const opened = ask(bridge);
+    const opened = await ask(bridge);
     const body = { askId: opened.askId, action: 'answer', value: true };
     expect((await http(`${bridge.url}/bridge/answer`, { body })).status).toBe(401);
     const fromPage = await http(`${bridge.url}/bridge/answer`, {
@@ -179,7 +187,7 @@ describe('asks in the human window', () => {
     expect(res).toMatchObject({ status: 200, body: { away: true } });
     expect((await window.stream.next('presence')).data).toEqual({ away: true });
     expect((await openWindow(bridge)).state.away).toBe(true);
-    const opened = ask(bridge);
+    const opened = await ask(bridge);
     await window.act({ askId: opened.askId, action: 'pause' });
     expect((await window.stream.next('presence')).data).toEqual({ away: false });
   });
@@ -187,19 +195,19 @@ describe('asks in the human window', () => {
   it('marks the human away when they answer a presence ask with "away", or do not answer it', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const presence = ask(bridge, { kind: 'user_presence', prompt: 'Are you there?' });
+    const presence = await ask(bridge, { kind: 'user_presence', prompt: 'Are you there?' });
     await window.act({ askId: presence.askId, action: 'answer', value: 'away' });
     expect(await presence.outcome).toMatchObject({ status: 'away', value: 'away' });
     expect(bridge.context.asks.away).toBe(true);
     bridge.context.asks.setAway(false);
-    const unanswered = ask(bridge, { kind: 'user_presence', prompt: 'Still there?', timeoutMs: 200 });
+    const unanswered = await ask(bridge, { kind: 'user_presence', prompt: 'Still there?', timeoutMs: 200 });
     expect(await unanswered.outcome).toMatchObject({ status: 'away', text: expect.stringMatching(/no answer/) });
     expect(bridge.context.asks.away).toBe(true);
   });
 
   it('cancels open asks when the bridge stops, saying why, decided by the bridge', async () => {
     const bridge = await startBridge();
-    const opened = ask(bridge);
+    const opened = await ask(bridge);
     await bridge.close();
     expect(await opened.outcome).toMatchObject({
       status: 'cancelled',

@@ -41,7 +41,9 @@ async function notifyingShell(options: { paused?: boolean; supported?: boolean }
 describe('desktop notifications', () => {
   it('announce a new ask while the window is hidden', async () => {
     const { bridge, notifications } = await notifyingShell();
-    bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Drop the users table?' });
+    // an ask shows (and is announced) once it is on disk
+    await bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Drop the users table?' })
+      .opened;
     expect(notifications.map((n) => [n.options.title, n.options.body, n.shown])).toEqual([
       ['claude asks', 'Drop the users table?', true],
     ]);
@@ -50,6 +52,7 @@ describe('desktop notifications', () => {
   it('clicking one shows the window on that card', async () => {
     const { bridge, window, notifications } = await notifyingShell();
     const ask = bridge.context.asks.create({ kind: 'user_input', agentId: 'cursor', prompt: 'Port?' });
+    await ask.opened;
     notifications[0]?.click();
     expect(window.visible).toBe(true);
     expect(window.webContents.sent).toEqual([{ channel: Channel.OpenAsk, args: [{ askId: ask.askId }] }]);
@@ -58,20 +61,21 @@ describe('desktop notifications', () => {
   it('stay quiet while the window is in front, or when paused', async () => {
     const shown = await notifyingShell();
     shown.window.show();
-    shown.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await shown.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' }).opened;
     expect(shown.notifications).toEqual([]);
 
     const paused = await notifyingShell({ paused: true });
-    paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' }).opened;
     expect(paused.notifications).toEqual([]);
     paused.setPaused(false);
-    paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Really?' });
+    await paused.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Really?' }).opened;
     expect(paused.notifications.map((n) => n.options.body)).toEqual(['Really?']);
   });
 
   it('withdraw the notification of an ask answered elsewhere', async () => {
     const { bridge, notifications } = await notifyingShell();
     const ask = bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await ask.opened;
     const answered = await http(`${bridge.url}/bridge/answer`, {
       token: bridge.token,
       body: { askId: ask.askId, action: 'answer', value: false },
@@ -92,7 +96,7 @@ describe('desktop notifications', () => {
 
   it('do nothing where the system has no notifications', async () => {
     const { bridge, notifications } = await notifyingShell({ supported: false });
-    bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' }).opened;
     expect(notifications).toEqual([]);
   });
 });

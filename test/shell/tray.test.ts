@@ -82,7 +82,9 @@ describe('the tray', () => {
     expect(tray.image).toBe(ICONS.idle);
 
     const first = bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
-    bridge.context.asks.create({ kind: 'user_input', agentId: 'cursor', prompt: 'Name of the table?' });
+    const second = bridge.context.asks.create({ kind: 'user_input', agentId: 'cursor', prompt: 'Name of the table?' });
+    // an ask shows once it is on disk
+    await Promise.all([first.opened, second.opened]);
     expect(tray.tooltip).toBe('AITI Bridge — 2 open asks');
     expect(tray.image).toBe(ICONS.attention);
     expect(seen.badge).toBe(2);
@@ -99,7 +101,7 @@ describe('the tray', () => {
 
   it('counts the asks already open when it starts', async () => {
     const bridge = await startBridge();
-    bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' }).opened;
     let tray: FakeTray | undefined;
     setupTray({
       createTray: (image) => (tray = new FakeTray(image)),

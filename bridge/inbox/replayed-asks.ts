@@ -1,0 +1,61 @@
+import type { AskOpened } from '../protocol/index.js';
+
+/** The id of an ask's record (its end, in History): made from the ask id, so a restart can tell it ended. */
+export const recordIdOf = (askId: string): string => `${askId}.record`;
+/** The id of the user_answer an ask's outcome leaves in the agent's inbox. */
+export const answerIdOf = (askId: string): string => `${askId}.answer`;
+
+/** How an ask's countdown stood at its last pause or resume. */
+export interface CountdownLine {
+  paused: boolean;
+  remainingMs: number;
+  at: string;
+}
+
+/** An ask the journal saw open, with no record of its end: the bridge stopped while it was open. */
+export interface OpenAsk {
+  ask: AskOpened;
+  countdown?: CountdownLine;
+}
+
+/**
+ * The ask lines a replay meets (`ask_opened`, `ask_countdown`), gathered while the inbox replays, then sorted into
+ * the asks still open (no record of their end) and the async asks that ended but whose answer never reached the
+ * agent's inbox (the bridge stopped between the two lines).
+ */
+export class ReplayedAsks {
+  private readonly seen = new Map<string, OpenAsk>();
+
+  opened(ask: AskOpened): void {
+    if (!this.seen.has(ask.askId)) this.seen.set(ask.askId, { ask });
+  }
+
+  countdown(askId: string, line: CountdownLine): void {
+    const seen = this.seen.get(askId);
+    if (seen && (!seen.countdown || seen.countdown.at <= line.at)) seen.countdown = line;
+  }
+
+  /**
+   * The asks without a record, each under the agent id it has now (an aiti_hello rename after it opened moved it),
+   * and the ended async asks whose answer is missing.
+   */
+  sort(
+    known: (id: string) => boolean,
+    renames: Array<{ from: string; to: string; at: string }>,
+  ): { open: OpenAsk[]; unanswered: string[] } {
+    const open: OpenAsk[] = [];
+    const unanswered: string[] = [];
+    for (const entry of this.seen.values()) {
+      const { askId } = entry.ask;
+      if (known(recordIdOf(askId))) {
+        if (entry.ask.async && !known(answerIdOf(askId))) unanswered.push(askId);
+        continue;
+      }
+      let agentId = entry.ask.agentId;
+      for (const rename of renames)
+        if (rename.from === agentId && rename.at >= entry.ask.createdAt) agentId = rename.to;
+      open.push({ ...entry, ask: { ...entry.ask, agentId } });
+    }
+    return { open, unanswered };
+  }
+}
