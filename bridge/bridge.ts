@@ -14,6 +14,7 @@ import { WindowFeed } from './window/feed.js';
 import { LimitCounters, resolveLimits } from './limits.js';
 import { Tarpit } from './http/tarpit.js';
 import { guardConnections } from './http/slow-readers.js';
+import { SessionStore } from './mcp/session-store.js';
 import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
@@ -131,6 +132,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     agents,
     asks,
     images,
+    mcpSessions: new SessionStore(join(appDir, 'mcp-sessions.jsonl')),
     ownOrigins: () => origins,
     agentTokens,
     devices,
@@ -227,6 +229,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       (closing ??= (async () => {
         // Every open ask answers `cancelled` (with the reason) and every waiting page command fails, and those
         // answers reach their callers before the sockets close: no agent is left waiting on a dead stream.
+        // sessions still open now are kept: their clients find them again when the bridge is back
+        context.mcpSessions.stop();
         const asksClosed = context.asks.close();
         context.requests.close();
         context.tarpit.close();

@@ -18,6 +18,7 @@ import type { OriginRate } from './pages/origin-rate.js';
 import type { PageEventBus } from './pages/events.js';
 import type { PageRegistry } from './pages/registry.js';
 import type { PageRequests } from './pages/requests.js';
+import type { SessionStore } from './mcp/session-store.js';
 
 /** The services of one bridge, created by createBridge and handed to every route and tool. */
 export interface BridgeContext {
@@ -54,6 +55,8 @@ export interface BridgeContext {
   asks: Asks;
   /** images pasted into answers and pushes, kept in the data dir */
   images: ImageStore;
+  /** the Streamable HTTP sessions, kept so a client's session outlives a bridge restart */
+  mcpSessions: SessionStore;
   /** the bridge's own origins (http://127.0.0.1:PORT …), known once it listens */
   ownOrigins: () => string[];
   /** agent tokens for agents on other machines, each bound to its agent id (agent-tokens.jsonl) */

@@ -3,27 +3,31 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LimitCounters } from '../limits.js';
 import { jsonRpcKind } from './jsonrpc-kind.js';
-
-/**
- * A call whose answer is not ready after this many ms gets its headers (an SSE stream) so the client knows the
- * bridge took it: the stdio shim sends its next message only then, and never sends a taken call again. A call
- * answered sooner goes back as one JSON body in one write, which the client reads without an SSE parser.
- */
-const QUIET_HEADERS_MS = 20;
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-} as const;
+import {
+  GET_STREAM,
+  isThisRun,
+  PostExchange,
+  postStreamKey,
+  SseWriter,
+  streamOrigin,
+  type StreamOrigin,
+} from './http-streams.js';
 
 /** The answer a client gets when its session ends before its call was answered. */
 const SESSION_ENDED = -32000;
 
+/** The id of the initialize a restored session's server hears again; its answer is dropped. */
+const RESTORE_ID = 'aiti-bridge-restore-initialize';
+
+/** What a client that resumes the stream of a call whose answer is gone gets, for each of those calls. */
+const LOST =
+  'the connection to the bridge broke while this call was running and its answer is lost (the bridge restarted, or the answer went out on the broken stream); a question to the human it asked ended "cancelled: the bridge restarted" and is in aiti_inbox; call again';
+
 interface HttpTransportOptions {
   /** makes the session id at initialize; without it the transport serves one stateless request */
   sessionIdGenerator?: () => string;
+  /** a session the bridge had before it restarted: its id, already initialized */
+  restoredSessionId?: string;
   /** SSE comment lines on open streams this often, so proxies and clients keep them */
   keepAliveMs: number;
   /** the client ended the session with DELETE */
@@ -60,8 +64,15 @@ export class HttpTransport implements Transport {
   private stream?: SseWriter;
   /** open POST answers, by the ids of the requests they carry */
   private readonly exchanges = new Map<RequestId, PostExchange>();
+  /** the same, by the key their stream's event ids carry (what a resume names) */
+  private readonly streams = new Map<string, PostExchange>();
 
-  constructor(private readonly options: HttpTransportOptions) {}
+  constructor(private readonly options: HttpTransportOptions) {
+    if (options.restoredSessionId !== undefined) {
+      this.sessionId = options.restoredSessionId;
+      this.initialized = true;
+    }
+  }
 
   start(): Promise<void> {
     return Promise.resolve();
@@ -127,17 +138,23 @@ export class HttpTransport implements Transport {
       for (const message of valid) this.onmessage?.(message, extra);
       return;
     }
-    const exchange = new PostExchange(res, {
-      ids: requests.map((r) => r.id),
+    const ids = requests.map((r) => r.id);
+    const calls = requests.every((r) => 'method' in r && r.method === 'tools/call');
+    const key = this.sessionId !== undefined ? postStreamKey(ids, calls) : undefined;
+    const exchange: PostExchange = new PostExchange({
+      ids,
       headers: this.sessionId ? { 'mcp-session-id': this.sessionId } : {},
       streamable: options.streamable ?? true,
       keepAliveMs: this.options.keepAliveMs,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(key !== undefined ? { key } : {}),
+      onGone: () => this.forget(exchange, key),
     });
-    for (const id of exchange.ids) this.exchanges.set(id, exchange);
-    res.once('close', () => this.forget(exchange));
+    for (const id of ids) this.exchanges.set(id, exchange);
+    if (key !== undefined) this.streams.set(key, exchange);
+    const served = exchange.serve(res);
     for (const message of valid) this.onmessage?.(message, extra);
-    await exchange.ended;
+    await served;
   }
 
   private async get(req: IncomingMessage, res: ServerResponse, options: ExchangeOptions): Promise<void> {
@@ -146,13 +163,47 @@ export class HttpTransport implements Transport {
     }
     const problem = this.checkSession(req);
     if (problem) return jsonError(res, ...problem);
+    const last = req.headers['last-event-id'];
+    const origin = typeof last === 'string' ? streamOrigin(last) : undefined;
+    if (origin && origin.key !== GET_STREAM) return this.resume(res, origin, options.limits);
     if (this.stream) return jsonError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
-    const stream = new SseWriter(res, this.options.keepAliveMs, options.limits);
+    const stream = new SseWriter(res, this.options.keepAliveMs, options.limits, GET_STREAM);
     this.stream = stream;
     stream.open(this.sessionId ? { 'mcp-session-id': this.sessionId } : {});
     options.onStreamOpen?.();
     await stream.ended;
     if (this.stream === stream) this.stream = undefined;
+  }
+
+  /**
+   * A session restored after a restart: its SDK server hears the client's own initialize again (its answer goes
+   * nowhere), so it knows the client's capabilities as before.
+   */
+  replayInitialize(params: Record<string, unknown>): void {
+    this.onmessage?.({ jsonrpc: '2.0', id: RESTORE_ID, method: 'initialize', params });
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /**
+   * A GET with the Last-Event-ID of a POST's stream: the client's stream broke before its answers came (the
+   * network, or the bridge restarting). A stream of this run that is still kept gets the new response; one whose
+   * answers are gone (another run's, or given up) is answered at once, each call with an error result saying so,
+   * and closed — so the client's call ends now instead of at its own time-out.
+   */
+  private async resume(res: ServerResponse, origin: StreamOrigin, limits?: LimitCounters): Promise<void> {
+    const kept = isThisRun(origin) ? this.streams.get(origin.key) : undefined;
+    if (kept) return kept.resume(res);
+    const stream = new SseWriter(res, 0, limits, origin.key);
+    stream.open(this.sessionId ? { 'mcp-session-id': this.sessionId } : {});
+    for (const id of origin.ids ?? []) {
+      stream.event(
+        origin.calls
+          ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: LOST }], isError: true } }
+          : { jsonrpc: '2.0', id, error: { code: SESSION_ENDED, message: LOST } },
+      );
+    }
+    stream.end();
+    await stream.ended;
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -194,7 +245,7 @@ export class HttpTransport implements Transport {
       return Promise.resolve();
     }
     const exchange = this.exchanges.get(related);
-    // the client went away, or the session closed: nobody is left to read it
+    // the client went away, the session closed, or it is a restored session's replayed initialize: nobody reads it
     if (!exchange) return Promise.resolve();
     if (isAnswer) {
       this.exchanges.delete(related);
@@ -214,173 +265,17 @@ export class HttpTransport implements Transport {
         id,
         error: { code: SESSION_ENDED, message: 'the MCP session ended before this call was answered' },
       });
+      exchange.close();
     }
+    this.streams.clear();
     this.onclose?.();
     return Promise.resolve();
   }
 
-  private forget(exchange: PostExchange): void {
-    exchange.close();
+  /** The exchange is done with: answered, or broken and not resumed in time. */
+  private forget(exchange: PostExchange, key: string | undefined): void {
     for (const id of exchange.ids) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
-  }
-}
-
-/**
- * One SSE response: headers sent at once, events written as they come, a keep-alive comment when quiet, and a
- * reader that stops reading is disconnected once it leaves limits.sseBufferBytes unread.
- */
-class SseWriter {
-  readonly ended: Promise<void>;
-  private keepAlive?: NodeJS.Timeout;
-  private corked = false;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly keepAliveMs: number,
-    private readonly limits?: LimitCounters,
-  ) {
-    this.ended = new Promise((resolve) =>
-      res.once('close', () => {
-        clearInterval(this.keepAlive);
-        resolve();
-      }),
-    );
-  }
-
-  /** Sends the headers; `now` false leaves them for the first event, to go in the same write. */
-  open(headers: Record<string, string>, now = true): void {
-    const socket = this.res.socket;
-    this.limits?.streamOn(socket);
-    socket?.setTimeout(0);
-    socket?.setNoDelay(true);
-    socket?.setKeepAlive(true);
-    this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
-    if (now) this.res.flushHeaders();
-    if (this.keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), this.keepAliveMs);
-      this.keepAlive.unref();
-    }
-  }
-
-  event(message: JSONRPCMessage): void {
-    this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  }
-
-  private write(text: string): void {
-    const res = this.res;
-    if (res.writableEnded || res.destroyed) return;
-    // what one tick writes leaves in one packet
-    if (!this.corked) {
-      this.corked = true;
-      res.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        res.uncork();
-      });
-    }
-    res.write(text);
-    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes) {
-      this.limits.refused('sseReaders');
-      res.destroy();
-    }
-  }
-
-  end(): void {
-    clearInterval(this.keepAlive);
-    if (!this.res.writableEnded) this.res.end();
-  }
-}
-
-interface ExchangeSetup {
-  ids: RequestId[];
-  headers: Record<string, string>;
-  /** may answer as an SSE stream (else always JSON) */
-  streamable: boolean;
-  keepAliveMs: number;
-  limits?: LimitCounters;
-}
-
-/**
- * The answer to one POST that carried requests. Answered within QUIET_HEADERS_MS and with nothing sent before:
- * one JSON body (one write). Otherwise an SSE stream, opened by the first notification for these requests (a
- * progress report) or by the quiet timer, ending after the last answer.
- */
-class PostExchange {
-  readonly ids: RequestId[];
-  readonly ended: Promise<void>;
-  private readonly answers = new Map<RequestId, JSONRPCMessage>();
-  private sse?: SseWriter;
-  private readonly quiet: NodeJS.Timeout;
-  private finished = false;
-  private resolveEnded: () => void = () => undefined;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly setup: ExchangeSetup,
-  ) {
-    this.ids = setup.ids;
-    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
-    this.quiet = setTimeout(() => this.openHeaders(), QUIET_HEADERS_MS);
-  }
-
-  /** A notification or request tied to these requests: it needs the stream. */
-  event(message: JSONRPCMessage): void {
-    if (this.finished) return;
-    const sse = this.openStream(false);
-    sse?.event(message);
-  }
-
-  answer(id: RequestId, message: JSONRPCMessage): void {
-    if (this.finished) return;
-    this.answers.set(id, message);
-    if (this.sse) this.sse.event(message);
-    if (this.answers.size < this.ids.length) return;
-    this.finish();
-  }
-
-  private finish(): void {
-    this.finished = true;
-    clearTimeout(this.quiet);
-    const res = this.res;
-    if (this.sse) this.sse.end();
-    else if (!res.writableEnded && !res.destroyed) {
-      const answers = this.ids.map((id) => this.answers.get(id));
-      const body = JSON.stringify(answers.length === 1 ? answers[0] : answers);
-      if (!res.headersSent) {
-        res.writeHead(200, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...this.setup.headers,
-        });
-      }
-      res.end(body);
-    }
-    this.resolveEnded();
-  }
-
-  /** Quiet too long: the headers go now (SSE when the client takes it, else JSON whose body follows later). */
-  private openHeaders(): void {
-    if (this.finished || this.res.headersSent) return;
-    if (this.openStream(true)) return;
-    this.res.writeHead(200, { 'content-type': 'application/json', ...this.setup.headers });
-    this.res.flushHeaders();
-  }
-
-  private openStream(now: boolean): SseWriter | undefined {
-    if (this.sse) return this.sse;
-    if (!this.setup.streamable || this.res.headersSent) return undefined;
-    this.sse = new SseWriter(this.res, this.setup.keepAliveMs, this.setup.limits);
-    this.sse.open(this.setup.headers, now);
-    return this.sse;
-  }
-
-  /** The client went away before the answer. */
-  close(): void {
-    if (this.finished) return;
-    this.finished = true;
-    clearTimeout(this.quiet);
-    this.sse?.end();
-    this.resolveEnded();
+    if (key !== undefined && this.streams.get(key) === exchange) this.streams.delete(key);
   }
 }
 

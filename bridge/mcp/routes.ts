@@ -26,11 +26,49 @@ export const AGENT_KEY_HEADER = 'x-aiti-agent-key';
  */
 export const mcpRoutes: RouteSetup = (router, bridge) => {
   const sessions = new Map<string, McpSession>();
+  /** A session of this bridge before it restarted: started again under its id, as its client knows it. */
+  const restoring = new Map<string, Promise<McpSession | undefined>>();
+  // a resumed stream and the next call may come at once: one restore serves both
+  const restore = (sessionId: string): Promise<McpSession | undefined> => {
+    let pending = restoring.get(sessionId);
+    if (!pending) {
+      pending = restoreSession(sessionId).finally(() => restoring.delete(sessionId));
+      restoring.set(sessionId, pending);
+    }
+    return pending;
+  };
+  const restoreSession = async (sessionId: string): Promise<McpSession | undefined> => {
+    const stored = bridge.mcpSessions.find(sessionId);
+    if (!stored) return undefined;
+    const session = new McpSession(
+      bridge,
+      {
+        clientName: stored.clientInfo.name,
+        clientVersion: stored.clientInfo.version,
+        capabilities: stored.capabilities,
+        transport: stored.transport,
+        ...(stored.boundAgent !== undefined ? { boundAgent: stored.boundAgent } : {}),
+      },
+      (ended) => {
+        if (ended.id) sessions.delete(ended.id);
+      },
+      { sessionId, ...(stored.agentId ? { agentId: stored.agentId } : {}) },
+    );
+    await session.server.connect(session.transport);
+    session.transport.replayInitialize({
+      protocolVersion: stored.protocolVersion,
+      capabilities: stored.capabilities,
+      clientInfo: stored.clientInfo,
+    });
+    sessions.set(sessionId, session);
+    return session;
+  };
+
   router.all('/mcp/mcp', async (ctx) => {
     const sessionId = ctx.get('mcp-session-id');
     const boundAgent = boundAgentOf(ctx);
     if (sessionId) {
-      const session = sessions.get(sessionId);
+      const session = sessions.get(sessionId) ?? (await restore(sessionId));
       // a session belongs to the token that opened it: another agent's token cannot ride on its id
       if (session && session.boundAgent !== boundAgent)
         return jsonRpcError(ctx, 403, `MCP session "${sessionId}" belongs to another agent; initialize your own`);
@@ -65,8 +103,16 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
       await session.server.connect(session.transport);
       ctx.respond = false;
       await session.transport.handle(ctx.req, ctx.res, { body });
-      if (session.id) sessions.set(session.id, session);
-      else session.end('initialize was refused');
+      if (session.id) {
+        sessions.set(session.id, session);
+        bridge.mcpSessions.started(session.id, {
+          protocolVersion: params.protocolVersion,
+          capabilities: params.capabilities,
+          clientInfo: params.clientInfo,
+          transport: transportOf(ctx, 'streamable'),
+          ...(boundAgent !== undefined ? { boundAgent } : {}),
+        });
+      } else session.end('initialize was refused');
       return;
     }
     await serveStateless(ctx, bridge, body, boundAgent);

@@ -17,6 +17,12 @@ export interface SessionStart {
   boundAgent?: string;
 }
 
+/** A session the bridge had before it restarted (mcp/session-store.ts): its id, and the agent it spoke for. */
+export interface RestoredSession {
+  sessionId: string;
+  agentId?: string;
+}
+
 /**
  * One Streamable HTTP session: its MCP server and transport, and the agent it speaks for. The agent is online
  * from the first request that carries the session id (a client that drops the id never shows up) until the
@@ -39,13 +45,22 @@ export class McpSession {
     private readonly bridge: BridgeContext,
     private readonly start: SessionStart,
     private readonly onEnd: (session: McpSession) => void,
+    restored?: RestoredSession,
   ) {
     this.link = { transport: start.transport, ...(start.clientName ? { client: clientLabel(start) } : {}) };
     this.transport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       keepAliveMs: bridge.config.pingMs,
       onsessionclosed: () => this.end('the client ended the session'),
+      ...(restored ? { restoredSessionId: restored.sessionId } : {}),
     });
+    if (restored?.agentId) {
+      this.current = bridge.agents.ensure(restored.agentId, {
+        ...(start.clientName ? { client: clientLabel(start) } : {}),
+        transport: start.transport,
+      });
+      this.autoNamed = false;
+    }
     this.server = createMcpServer({
       bridge,
       agent: () => this.agent,
@@ -124,6 +139,7 @@ export class McpSession {
       transport: this.start.transport,
     });
     this.autoNamed = false;
+    if (id) this.bridge.mcpSessions.bound(id, this.current.agentId);
     return this.current;
   }
 
@@ -140,6 +156,7 @@ export class McpSession {
     clearTimeout(this.idleTimer);
     this.closing.abort(new Error(`the MCP session ended (${reason})`));
     const id = this.id;
+    if (id) this.bridge.mcpSessions.ended(id);
     if (id && this.linked) this.bridge.agents.unlink(this.agent, id);
     this.bridge.log.child('mcp').debug(`session ${id ?? '?'} of ${this.current?.agentId ?? 'nobody'} ended: ${reason}`);
     this.onEnd(this);

@@ -2,6 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startBridge } from '../helpers/bridge.js';
 import { openWindow } from '../helpers/window.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The bridge's own Streamable HTTP transport (bridge/mcp/http-transport.ts), seen from a raw HTTP client: how an
@@ -13,6 +14,8 @@ const VERSION = '2025-06-18';
 interface Raw {
   res: IncomingMessage;
   body: Promise<string>;
+  /** what arrived so far */
+  received: () => string;
 }
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Raw> {
@@ -26,7 +29,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
       res.setEncoding('utf8');
       let received = '';
       res.on('data', (chunk: string) => (received += chunk));
-      resolve({ res, body: new Promise((done) => res.on('end', () => done(received))) });
+      resolve({ res, body: new Promise((done) => res.on('end', () => done(received))), received: () => received });
     });
     req.on('error', reject);
     req.end(text);
@@ -129,6 +132,52 @@ describe('the Streamable HTTP transport', () => {
     expect(ended.status).toBe(200);
     const answer = events(await call.body).find((m) => (m as { id?: unknown }).id === 9);
     expect(answer).toMatchObject({ error: { message: expect.stringContaining('session ended') } });
+  });
+
+  it('starts every event stream with a retry and an event id, and gives every event an id, so it can be resumed', async () => {
+    const { window, call, card } = await confirmCall(10, 'Resumable?', { progressToken: 'p10' });
+    await window.act({ askId: card.askId, action: 'answer', value: true });
+    const body = await call.body;
+    expect(body).toMatch(/^retry: \d+\nid: \S+\ndata:\n\n/);
+    const blocks = body.split('\n\n').filter((block) => block.includes('data: '));
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of blocks) expect(block).toMatch(/^id: \S+\n/);
+  });
+
+  it('a call whose stream broke is resumed by a GET with its Last-Event-ID, and its answer comes there', async () => {
+    const { window, url, headers, call, card } = await confirmCall(11, 'Still there?');
+    await waitFor(() => /id: \S+/.test(call.received()), 5000, 'the stream’s first event id');
+    const lastEventId = /id: (\S+)/.exec(call.received())?.[1] ?? '';
+    expect(lastEventId).not.toBe('');
+    call.res.destroy(); // the network broke
+    // the human answers while the client is away; the answer waits for the resume
+    expect((await window.act({ askId: card.askId, action: 'answer', value: true })).status).toBe(200);
+    const resumed = await fetch(url, {
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId },
+    });
+    expect(resumed.headers.get('content-type')).toBe('text/event-stream');
+    const answer = events(await resumed.text()).find((m) => (m as { id?: unknown }).id === 11);
+    expect(answer).toMatchObject({ result: { structuredContent: { status: 'answered', value: true } } });
+  });
+
+  it('a resume of a stream the bridge no longer has answers its calls at once, saying their answers are lost', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url);
+    // the Last-Event-ID of a stream of another run of the bridge (it restarted): calls 41 and 42, both tool calls
+    const key = Buffer.from(JSON.stringify([[41, 42], true])).toString('base64url');
+    const resumed = await fetch(url, {
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': `0badf00d.${key}.3` },
+    });
+    const answers = events(await resumed.text()) as Array<{
+      id: number;
+      result: { isError: boolean; content: Array<{ text: string }> };
+    }>;
+    expect(answers.map((a) => [a.id, a.result.isError])).toEqual([
+      [41, true],
+      [42, true],
+    ]);
+    expect(answers[0]?.result.content[0]?.text).toMatch(/answer is lost.*call again/);
   });
 
   it('refuses a request whose id is a number past the safe integers instead of never answering it', async () => {
