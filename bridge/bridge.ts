@@ -154,7 +154,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   // asks that were open when the bridge stopped: shown again (async) or ended "the bridge restarted" (sync)
   const replayed = inbox.takeReplayedAsks();
   await asks.restore(replayed.open);
-  await answerFromRecords(ledger, replayed.unanswered);
+  await answerFromRecords(ledger, replayed);
   if (replayed.open.length)
     log
       .child('asks')

@@ -58,25 +58,33 @@ function questionLine(prompt: string): string {
  * An async ask's outcome as the agent reads it: it names the ask and its question, so the agent knows what the
  * answer answers wherever it reads it.
  */
-function answerMessage(record: AskRecord, outcome: AskOutcome) {
+function answerMessage(record: AskRecord, outcome: AskOutcome, note = '') {
   return {
     id: answerIdOf(record.askId),
     kind: 'user_answer' as const,
     // a time-out or a withdrawn ask is the bridge's word, not the human's (the inbox notice names the sender)
     from: record.decidedBy === 'human' ? ('window' as const) : ('bridge' as const),
-    text: `${summarize(outcome)} — to ${outcome.askId}: "${questionLine(record.prompt)}"`,
+    text: `${summarize(outcome)} — to ${outcome.askId}: "${questionLine(record.prompt)}"${note}`,
     payload: { ...outcome, question: record.prompt },
     ref: outcome.askId,
     ...(outcome.images?.length ? { images: outcome.images } : {}),
   };
 }
 
+/** Said with the answer of a sync ask that ended just before the bridge stopped. */
+const MAYBE_LOST = ' — given here because the bridge stopped right after: the call that asked may not have received it';
+
 /**
  * At start: async asks whose record is on disk but whose answer never reached the agent's inbox (the bridge
- * stopped between the two lines of one write) get their answer now, made from the record.
+ * stopped between the two lines of one write), and sync asks that ended just before the bridge stopped (their call
+ * may have died before its answer left), get their answer in the inbox now, made from the record.
  */
-export async function answerFromRecords(bridge: LedgerServices, askIds: string[]): Promise<void> {
-  for (const askId of askIds) {
+export async function answerFromRecords(
+  bridge: LedgerServices,
+  found: { unanswered: string[]; late: string[] },
+): Promise<void> {
+  const late = new Set(found.late);
+  for (const askId of [...found.unanswered, ...found.late]) {
     const payload = bridge.inbox.find(recordIdOf(askId))?.payload;
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) continue;
     const record = payload as unknown as AskRecord;
@@ -94,6 +102,6 @@ export async function answerFromRecords(bridge: LedgerServices, askIds: string[]
         ...(record.reason ? { reason: record.reason } : {}),
       }),
     };
-    await bridge.inbox.add(record.agentId, answerMessage(record, outcome));
+    await bridge.inbox.add(record.agentId, answerMessage(record, outcome, late.has(askId) ? MAYBE_LOST : ''));
   }
 }

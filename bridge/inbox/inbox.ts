@@ -12,7 +12,7 @@ import type {
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
 import type { Journal, JournalHealth } from './journal.js';
-import { ReplayedAsks, type OpenAsk } from './replayed-asks.js';
+import { ReplayedAsks, type ReplayedAskSets } from './replayed-asks.js';
 import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder, type MessageBody } from './message-table.js';
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
@@ -62,7 +62,7 @@ export class Inbox {
   /** rows whose status change is being written: not taken again meanwhile */
   private readonly changing = new Set<number>();
   /** what the replay found of asks: those open when the bridge stopped, for Asks to show again or end */
-  private replayedAsks: { open: OpenAsk[]; unanswered: string[] } = { open: [], unanswered: [] };
+  private replayedAsks: ReplayedAskSets = { open: [], unanswered: [], late: [] };
 
   constructor(
     private readonly journal: Journal,
@@ -144,16 +144,33 @@ export class Inbox {
     order.forEach((r, index) => (table.pos[r] = index));
     for (const rename of renames.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
       this.move(rename.from, rename.to, rename.at);
-    this.replayedAsks = asks.sort((id) => table.ids.find(id) >= 0, renames);
+    let newest: number | undefined;
+    // the time of the last message the bridge wrote before it stopped, read only when a sync ask needs it
+    const lastWritten = () => {
+      if (newest === undefined) {
+        newest = 0;
+        for (let r = 0; r < table.size; r++) newest = Math.max(newest, table.time[r] ?? 0);
+      }
+      return newest;
+    };
+    this.replayedAsks = asks.sort(
+      (id) => {
+        const found = table.ids.find(id);
+        return found >= 0 ? (table.time[found] ?? 0) : undefined;
+      },
+      renames,
+      lastWritten,
+    );
   }
 
   /**
-   * Once, after replay: the asks that were open when the bridge stopped (no record of their end), and the async
-   * asks whose record is on disk but whose answer is not in the agent's inbox.
+   * Once, after replay: the asks that were open when the bridge stopped (no record of their end), the async asks
+   * whose record is on disk but whose answer is not in the agent's inbox, and the sync asks that ended just before
+   * the bridge stopped (their call may not have had the answer).
    */
-  takeReplayedAsks(): { open: OpenAsk[]; unanswered: string[] } {
+  takeReplayedAsks(): ReplayedAskSets {
     const found = this.replayedAsks;
-    this.replayedAsks = { open: [], unanswered: [] };
+    this.replayedAsks = { open: [], unanswered: [], late: [] };
     return found;
   }
 

@@ -12,10 +12,26 @@ export interface CountdownLine {
   at: string;
 }
 
+/**
+ * A sync ask that ended this long before the last line the bridge wrote before it stopped may not have reached its
+ * call: the bridge can have died between writing its record and writing the call's answer.
+ */
+export const LATE_END_MS = 10_000;
+
 /** An ask the journal saw open, with no record of its end: the bridge stopped while it was open. */
 export interface OpenAsk {
   ask: AskOpened;
   countdown?: CountdownLine;
+}
+
+/** What a replay found of asks (Inbox.takeReplayedAsks). */
+export interface ReplayedAskSets {
+  /** asks with no record of their end: open when the bridge stopped */
+  open: OpenAsk[];
+  /** async asks on record whose answer is not in the agent's inbox */
+  unanswered: string[];
+  /** sync asks that ended just before the bridge stopped, whose answer may not have reached the waiting call */
+  late: string[];
 }
 
 /**
@@ -40,15 +56,20 @@ export class ReplayedAsks {
    * and the ended async asks whose answer is missing.
    */
   sort(
-    known: (id: string) => boolean,
+    timeOf: (id: string) => number | undefined,
     renames: Array<{ from: string; to: string; at: string }>,
-  ): { open: OpenAsk[]; unanswered: string[] } {
+    lastWritten: () => number,
+  ): ReplayedAskSets {
     const open: OpenAsk[] = [];
     const unanswered: string[] = [];
+    const late: string[] = [];
     for (const entry of this.seen.values()) {
       const { askId } = entry.ask;
-      if (known(recordIdOf(askId))) {
-        if (entry.ask.async && !known(answerIdOf(askId))) unanswered.push(askId);
+      const ended = timeOf(recordIdOf(askId));
+      if (ended !== undefined) {
+        if (timeOf(answerIdOf(askId)) !== undefined) continue;
+        if (entry.ask.async) unanswered.push(askId);
+        else if (ended >= lastWritten() - LATE_END_MS) late.push(askId);
         continue;
       }
       let agentId = entry.ask.agentId;
@@ -56,6 +77,6 @@ export class ReplayedAsks {
         if (rename.from === agentId && rename.at >= entry.ask.createdAt) agentId = rename.to;
       open.push({ ...entry, ask: { ...entry.ask, agentId } });
     }
-    return { open, unanswered };
+    return { open, unanswered, late };
   }
 }
