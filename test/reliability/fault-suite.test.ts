@@ -248,9 +248,10 @@ describe('the fault suite: SIGKILL at random moments', () => {
       process.stderr.write(`fault suite: ${JSON.stringify({ ...total, problems: total.problems.length })}\n`);
     expect(total.problems).toEqual([]);
     expect(total.kills).toBeGreaterThanOrEqual(30);
-    // the traffic really ran: each kind of acknowledgement was checked many times
-    expect(total.pushes).toBeGreaterThan(100);
-    expect(total.acks).toBeGreaterThan(20);
+    // the traffic really ran: each kind of acknowledgement was checked many times (alone here: ~300 pushes, ~250
+    // acks, ~130 answers, ~70 asks; the floors leave room for a loaded machine)
+    expect(total.pushes).toBeGreaterThan(30);
+    expect(total.acks).toBeGreaterThan(10);
     expect(total.answers).toBeGreaterThan(10);
     expect(total.asksEnded + total.asksReopened).toBeGreaterThan(10);
   }, 120_000);
