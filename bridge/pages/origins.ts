@@ -1,6 +1,6 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { Invalid } from '../errors.js';
+import { Invalid, Unavailable } from '../errors.js';
 import { isLoopbackHostname } from '../loopback.js';
 import { privateDir, writePrivateFile } from '../private-files.js';
 
@@ -39,10 +39,24 @@ export class PageOrigins {
         'origin',
       );
     if (this.allowed.has(origin)) return;
+    const next = [...this.allowed, origin];
+    // the human's decision is on disk (fsynced) before it takes effect and the window hears 200
+    try {
+      privateDir(join(this.file, '..'));
+      writePrivateFile(this.file + '.tmp', JSON.stringify(next, null, 2));
+      const fd = openSync(this.file + '.tmp', 'r+');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(this.file + '.tmp', this.file);
+    } catch (error) {
+      throw new Unavailable(
+        `could not keep the allowed origin in ${this.file}: ${(error as Error).message}; nothing was changed — fix the data dir and allow it again`,
+      );
+    }
     this.allowed.add(origin);
-    privateDir(join(this.file, '..'));
-    writePrivateFile(this.file + '.tmp', JSON.stringify([...this.allowed], null, 2));
-    renameSync(this.file + '.tmp', this.file);
   }
 }
 

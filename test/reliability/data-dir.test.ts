@@ -3,10 +3,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
-import type { MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
+import type { MessagesAnswer, PushAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, onCleanup, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
+import { SseClient } from '../helpers/sse.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 const IS_ROOT = process.getuid?.() === 0;
@@ -25,6 +26,13 @@ async function push(url: string, text: string): Promise<{ status: number; id?: s
   const res = await http(`${url}/bridge/push`, { token: CHILD_TOKEN, body: { to: 'claude', text } });
   if (res.status === 200) return { status: 200, id: (res.body as PushAnswer).delivered[0]?.msgId ?? '' };
   return { status: res.status, error: (res.body as { error?: string }).error ?? '' };
+}
+
+async function stateOf(url: string): Promise<StateEvent> {
+  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
+  const state = (await stream.next('state')).data as StateEvent;
+  stream.close();
+  return state;
 }
 
 async function history(url: string): Promise<string[]> {
@@ -73,6 +81,49 @@ describe('the data dir fails under the bridge', () => {
     expect(stored).toHaveLength(acknowledged.length);
     expect(second.stderr()).not.toMatch(/unreadable line|torn last line/);
   }, 60_000);
+
+  it('on a full disk the human’s decisions (an answer, an allowed origin) answer 503 and change nothing', async (ctx) => {
+    const disk = smallDisk(ctx);
+    const bridge = await spawnBridge(disk);
+    const agent = await connectAgent(bridge.url, { clientName: 'claude' });
+    const asked = await callTool(agent, 'user_confirm', { prompt: 'Ship it?', async: true, timeoutMs: 600_000 });
+    const { askId } = asked.structuredContent as { askId: string };
+    // fill what is left, a chunk at a time, until the disk refuses
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        break;
+      }
+    }
+    // and what is left in the last page of the journal's file (tmpfs gives out whole pages)
+    for (let i = 0; i < 100 && (await push(bridge.url, `slack ${i} ${'x'.repeat(500)}`)).status === 200; i++);
+    const answered = await http(`${bridge.url}/bridge/answer`, {
+      token: CHILD_TOKEN,
+      body: { askId, action: 'answer', value: true },
+    });
+    expect(answered.status).toBe(503);
+    expect((answered.body as { error: string }).error).toMatch(/ENOSPC/);
+    const allowed = await http(`${bridge.url}/bridge/allow-origin`, {
+      token: CHILD_TOKEN,
+      body: { origin: 'https://staging.example.com' },
+    });
+    expect(allowed.status).toBe(503);
+    const state = await stateOf(bridge.url);
+    expect(state.asks.map((a) => a.askId)).toEqual([askId]);
+    for (let i = 0; ; i++) {
+      try {
+        rmSync(join(disk, `filler-${i}`));
+      } catch {
+        break;
+      }
+    }
+    const again = await http(`${bridge.url}/bridge/answer`, {
+      token: CHILD_TOKEN,
+      body: { askId, action: 'answer', value: true },
+    });
+    expect(again.status).toBe(200);
+  });
 
   it('a data dir deleted while the bridge runs: no push is acknowledged into it, and bridge_status says why', async () => {
     const dataDir = tempDir();
