@@ -19,14 +19,20 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
       ...(body.ref ? { ref: body.ref } : {}),
       ...(images.length ? { images } : {}),
     };
-    const delivered = await Promise.all(targets.map((agentId) => deliver(bridge, agentId, draft))).catch(
-      (error: Error) => {
-        bridge.log.error('push not stored:', error);
-        throw new Unavailable(
-          `the message could not be stored (${error.message}); it was not delivered — check the disk of the data dir and send it again`,
-        );
-      },
+    const settled = await Promise.allSettled(targets.map((agentId) => deliver(bridge, agentId, draft)));
+    const delivered = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = settled.flatMap((result, i) =>
+      result.status === 'rejected' ? [{ agentId: targets[i], error: result.reason as Error }] : [],
     );
+    if (failed.length) {
+      bridge.log.error('push not stored:', failed[0]?.error);
+      const stored = delivered.length
+        ? `; it was stored for ${delivered.map((d) => d.agentId).join(', ')} — send it again to ${failed.map((f) => f.agentId).join(', ')} only`
+        : ' — check the disk of the data dir and send it again';
+      throw new Unavailable(
+        `the message could not be stored for ${failed.map((f) => f.agentId).join(', ')} (${failed[0]?.error.message ?? ''})${stored}`,
+      );
+    }
     const answer: PushAnswer = { delivered };
     ctx.body = answer;
   });

@@ -125,6 +125,23 @@ describe('the data dir fails under the bridge', () => {
     expect(again.status).toBe(200);
   });
 
+  it('a push to all that one agent’s journal refuses says for whom it was stored, and who should get it again', async () => {
+    const dataDir = tempDir();
+    const bridge = await spawnBridge(dataDir);
+    await connectAgent(bridge.url, { clientName: 'kept' });
+    await connectAgent(bridge.url, { clientName: 'lost' });
+    for (const to of ['kept', 'lost'])
+      expect((await http(`${bridge.url}/bridge/push`, { token: CHILD_TOKEN, body: { to, text: 'hi' } })).status).toBe(
+        200,
+      );
+    rmSync(join(dataDir, 'aiti-bridge', 'sessions', 'lost'), { recursive: true });
+    const res = await http(`${bridge.url}/bridge/push`, { token: CHILD_TOKEN, body: { to: 'all', text: 'to all' } });
+    expect(res.status).toBe(503);
+    expect((res.body as { error: string }).error).toMatch(
+      /could not be stored for lost .*; it was stored for kept — send it again to lost only/,
+    );
+  });
+
   it('a data dir deleted while the bridge runs: no push is acknowledged into it, and bridge_status says why', async () => {
     const dataDir = tempDir();
     const first = await spawnBridge(dataDir);
