@@ -74,10 +74,11 @@ describe('the ask countdown', () => {
     const clock = new ManualClock();
     const asks = new Asks({ broadcast: () => undefined }, clock);
     const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship?', timeoutMs: 45_000 });
+    await ask.opened;
     clock.advance(20_000);
-    asks.act({ askId: ask.askId, action: 'pause' });
+    await asks.act({ askId: ask.askId, action: 'pause' });
     clock.advance(13_000);
-    asks.act({ askId: ask.askId, action: 'resume' });
+    await asks.act({ askId: ask.askId, action: 'resume' });
     clock.advance(25_000);
     expect(await ask.outcome).toMatchObject({
       status: 'timed_out',

@@ -18,7 +18,7 @@ function compose(dir: string, disk?: FaultyDisk) {
   const asks = new Asks(
     { broadcast: () => undefined },
     systemClock,
-    journalLedger({ inbox, agents: new AgentRegistry(60_000), log }),
+    journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
   );
   return { inbox, asks };
 }
