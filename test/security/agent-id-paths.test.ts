@@ -45,7 +45,9 @@ describe('agent ids never become paths', () => {
     const appDir = bridge.context.appDir;
     await bridge.close();
 
-    const journals = filesUnder(appDir).filter((path) => path.endsWith('.jsonl') && path !== 'agent-ids.jsonl');
+    // the bridge's own records beside the journals: agent ids, page ids, Streamable HTTP sessions
+    const own = ['agent-ids.jsonl', 'page-ids.jsonl', 'mcp-sessions.jsonl'];
+    const journals = filesUnder(appDir).filter((path) => path.endsWith('.jsonl') && !own.includes(path));
     expect(journals.length).toBe(HOSTILE.length);
     for (const path of journals) {
       const [top, agentDir, file, ...deeper] = path.split('/');
