@@ -18,6 +18,8 @@ export interface ConnectOptions {
   token?: string;
   /** stdio only: extra environment for the shim process */
   env?: Record<string, string>;
+  /** streamable only: told of each response to a POST, by its content type (a call that waits gets an event stream) */
+  onPostResponse?: (contentType: string) => void;
 }
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -42,7 +44,18 @@ export async function connectAgent(bridgeUrl: string, options: ConnectOptions = 
 function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: ConnectOptions): Transport {
   const url = new URL('/mcp/mcp', bridgeUrl);
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  if (kind === 'streamable') return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  if (kind === 'streamable') {
+    const told = options.onPostResponse;
+    if (!told) return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    return new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (init?.method === 'POST') told(res.headers.get('content-type') ?? '');
+        return res;
+      },
+    });
+  }
   if (kind === 'stateless') {
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers },
