@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_IMAGE_BYTES, type ImageRef, type ImageType, type ImageUpload } from '../protocol/index.js';
-import { Invalid } from '../errors.js';
-import { privateDir, writePrivateFile } from '../private-files.js';
+import { Invalid, Unavailable } from '../errors.js';
+import { privateDir, PRIVATE_FILE } from '../private-files.js';
 
 /** The first bytes each accepted type starts with: a file is what it says it is, or it is refused. */
 const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
@@ -39,9 +39,40 @@ export class ImageStore {
         'images',
       );
     const id = `img-${randomBytes(8).toString('hex')}`;
-    privateDir(this.dir);
-    writePrivateFile(join(this.dir, id), bytes);
+    this.write(join(this.dir, id), bytes);
     return { id, mimeType: upload.mimeType, bytes: bytes.length };
+  }
+
+  /**
+   * The message or answer that refers to an image is acknowledged once its journal line is fsynced, so the image
+   * is on disk (fsynced, and its directory entry too) before that line is written. One that cannot be written
+   * leaves no part behind and is an Unavailable (503): the push or the answer is refused as a whole.
+   */
+  private write(file: string, bytes: Buffer): void {
+    let fd: number | undefined;
+    try {
+      privateDir(this.dir);
+      fd = openSync(file, 'wx', PRIVATE_FILE);
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
+      fsyncSync(fd);
+      closeSync(fd);
+      fd = undefined;
+      // a new file's name is durable once its directory is synced (Windows cannot open a directory)
+      if (process.platform !== 'win32') {
+        const dir = openSync(this.dir, 'r');
+        try {
+          fsyncSync(dir);
+        } finally {
+          closeSync(dir);
+        }
+      }
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(file, { force: true });
+      throw new Unavailable(
+        `could not keep the image in ${this.dir}: ${(error as Error).message}; nothing was sent — free disk space or fix the data dir, then send it again`,
+      );
+    }
   }
 
   saveAll(uploads: readonly ImageUpload[] | undefined): ImageRef[] {

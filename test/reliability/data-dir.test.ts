@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -11,6 +11,8 @@ import { SseClient } from '../helpers/sse.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
 const IS_ROOT = process.getuid?.() === 0;
+/** the first bytes of a PNG: what the bridge checks an image's type by */
+const PNG_HEADER = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const NEEDS_ROOT = 'needs root to mount a tmpfs (CI runs as root); run the suite as root to include it';
 
 /** A small tmpfs of its own, unmounted after the test (root only). */
@@ -82,7 +84,7 @@ describe('the data dir fails under the bridge', () => {
     expect(second.stderr()).not.toMatch(/unreadable line|torn last line/);
   }, 60_000);
 
-  it('on a full disk the human’s decisions (an answer, an allowed origin) answer 503 and change nothing', async (ctx) => {
+  it('on a full disk the human’s decisions (an answer, one with an image, an allowed origin) answer 503 and change nothing', async (ctx) => {
     const disk = smallDisk(ctx);
     const bridge = await spawnBridge(disk);
     const agent = await connectAgent(bridge.url, { clientName: 'claude' });
@@ -104,6 +106,24 @@ describe('the data dir fails under the bridge', () => {
     });
     expect(answered.status).toBe(503);
     expect((answered.body as { error: string }).error).toMatch(/ENOSPC/);
+    // an answer or a push with a pasted screenshot: the image cannot be kept, so neither is taken, and no part of
+    // the image is left behind
+    const screenshot = {
+      mimeType: 'image/png',
+      data: Buffer.concat([Buffer.from(PNG_HEADER), Buffer.alloc(200_000)]).toString('base64'),
+    };
+    const withImage = await http(`${bridge.url}/bridge/answer`, {
+      token: CHILD_TOKEN,
+      body: { askId, action: 'answer', value: true, images: [screenshot] },
+    });
+    expect(withImage.status).toBe(503);
+    expect((withImage.body as { error: string }).error).toMatch(/could not keep the image .*ENOSPC/);
+    const pushed = await http(`${bridge.url}/bridge/push`, {
+      token: CHILD_TOKEN,
+      body: { to: 'claude', text: 'see this', images: [screenshot] },
+    });
+    expect(pushed.status).toBe(503);
+    expect(readdirSync(join(disk, 'aiti-bridge', 'images'))).toEqual([]);
     const allowed = await http(`${bridge.url}/bridge/allow-origin`, {
       token: CHILD_TOKEN,
       body: { origin: 'https://staging.example.com' },
