@@ -123,12 +123,25 @@ export function mergeMessages(current: Message[], incoming: Message[]): Message[
     .slice(0, MAX_LOADED_MESSAGES);
 }
 
+/** The title the bridge gives a disk problem it tells the window of as it happens (inbox/setup.ts). */
+const STORAGE_TITLE = 'The bridge cannot write to its data dir';
+
+/**
+ * A window that connects while the bridge cannot write (a full disk, a deleted data dir) says so too, not only one
+ * that was connected when the writes began to fail; once, however often it reconnects.
+ */
+function withStorageProblem(notices: Notice[], problem: string | undefined): Notice[] {
+  if (!problem || notices.some((n) => n.agentId === 'bridge' && n.body === problem)) return notices;
+  noticeIds = Math.max(noticeIds, ...notices.map((n) => n.id)) + 1;
+  return [...notices, { id: noticeIds, agentId: 'bridge', title: STORAGE_TITLE, body: problem }].slice(-MAX_NOTICES);
+}
+
 export function reduce(state: WindowState, action: Action): WindowState {
   switch (action.type) {
     case 'connection':
       return { ...state, connection: action.connection };
     case 'state': {
-      const { asks, agents, pages, inbox, heldOrigins, away, version } = action.state;
+      const { asks, agents, pages, inbox, heldOrigins, away, version, storageProblem } = action.state;
       const open = new Set(asks.map((a) => a.askId));
       const ends = new Map((action.state.recentEnds ?? []).map((e) => [e.askId, e.outcome]));
       // a card that ended while the stream was down (or the bridge restarted) stays a moment too, saying how
@@ -155,6 +168,7 @@ export function reduce(state: WindowState, action: Action): WindowState {
         inbox,
         heldOrigins,
         away,
+        notices: withStorageProblem(state.notices, storageProblem),
         generation: state.generation + 1,
       };
     }

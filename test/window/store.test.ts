@@ -25,6 +25,17 @@ const message = (id: string, at: string, status: Message['status'] = 'pending'):
 });
 
 describe('the window state across a reconnect', () => {
+  it('a window that connects while the bridge cannot write shows why in a notice, once', () => {
+    const problem = 'could not write to /data/aiti-bridge/sessions/claude/x.jsonl: ENOSPC: no space left on device';
+    let s = reduce(initialState, { type: 'state', state: state({ storageProblem: problem }), now: 0 });
+    expect(s.notices).toEqual([
+      expect.objectContaining({ agentId: 'bridge', title: 'The bridge cannot write to its data dir', body: problem }),
+    ]);
+    s = reduce(s, { type: 'state', state: state({ storageProblem: problem }), now: 1000 });
+    expect(s.notices).toHaveLength(1);
+    expect(reduce(initialState, { type: 'state', state: state(), now: 0 }).notices).toEqual([]);
+  });
+
   it('a state event replaces the open asks: an ask that ended while the stream was down stays, marked ended', () => {
     const { receivedAt: _r, totalMs: _t, ...gone } = openAsk({ kind: 'user_confirm', prompt: 'gone' });
     const { receivedAt: _r2, totalMs: _t2, ...kept } = openAsk({ kind: 'user_confirm', prompt: 'kept' });
