@@ -20,7 +20,7 @@ import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
 import { hintFor } from './hints.js';
-import { memoryLedger, openedOf, recordOf, specOf, type AskLedger } from './ledger.js';
+import { memoryLedger, openedOf, recordOf, shownOf, specOf, type AskLedger } from './ledger.js';
 import { PageApprovals } from './page-approvals.js';
 
 /** What an agent (or the page command gate) asks. */
@@ -242,15 +242,7 @@ export class Asks {
     const { spec, countdown } = ask;
     return {
       askId: ask.askId,
-      kind: spec.kind,
-      agentId: spec.agentId,
-      ...(spec.pageId ? { pageId: spec.pageId } : {}),
-      ...(spec.pageUrl ? { pageUrl: spec.pageUrl } : {}),
-      prompt: spec.prompt,
-      ...(spec.choices ? { choices: spec.choices } : {}),
-      ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
-      ...(spec.defaultValue !== undefined ? { defaultValue: spec.defaultValue } : {}),
-      ...(spec.command ? { command: spec.command } : {}),
+      ...shownOf(spec),
       ...(spec.async ? { async: true } : {}),
       createdAt: new Date(ask.createdAt).toISOString(),
       deadline: new Date(countdown.deadline()).toISOString(),

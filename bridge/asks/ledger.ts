@@ -34,10 +34,9 @@ export const memoryLedger: AskLedger = {
   ended: () => Promise.resolve(),
 };
 
-/** The journal's line for an ask that opens: what a restart needs to show it again. */
-export function openedOf(askId: string, spec: AskSpec, createdAt: number, timeoutMs: number): AskOpened {
+/** What the human is shown of an ask: its card (AskView) and its `ask_opened` line alike. */
+export function shownOf(spec: AskSpec) {
   return {
-    askId,
     kind: spec.kind,
     agentId: spec.agentId,
     ...(spec.pageId ? { pageId: spec.pageId } : {}),
@@ -47,6 +46,14 @@ export function openedOf(askId: string, spec: AskSpec, createdAt: number, timeou
     ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
     ...(spec.defaultValue !== undefined ? { defaultValue: spec.defaultValue } : {}),
     ...(spec.command ? { command: spec.command } : {}),
+  };
+}
+
+/** The journal's line for an ask that opens: what a restart needs to show it again. */
+export function openedOf(askId: string, spec: AskSpec, createdAt: number, timeoutMs: number): AskOpened {
+  return {
+    askId,
+    ...shownOf(spec),
     createdAt: new Date(createdAt).toISOString(),
     timeoutMs,
     async: spec.async ?? false,
