@@ -166,7 +166,8 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const handler = app.callback();
   const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
-  const connections = guardConnections(server, limits);
+  const connections = guardConnections(limits);
+  connections.watch(server);
   const resultSockets = new ResultSockets(context);
   server.on('upgrade', resultSockets.upgrade);
   const answers = [trackAnswers(server)];
@@ -174,6 +175,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const remoteSide = config.remote
     ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
     : undefined;
+  if (remoteSide) connections.watch(remoteSide.server);
   await listen(server, config);
   let unix: UnixListener | undefined;
   if (config.socket) {
@@ -183,6 +185,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       await new Promise((resolve) => server.close(resolve));
       throw new StartupError((error as Error).message);
     }
+    connections.watch(unix.server);
     answers.push(trackAnswers(unix.server));
   }
   if (remoteSide) {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { LimitCounters } from '../limits.js';
 
 /** how often the open connections are looked at (one timer for all of them) */
@@ -10,14 +11,15 @@ const CHECK_EVERY_MS = 1000;
  * has bytes waiting for the socket and makes no write progress for `limits.stalledWriteMs` is closed, so a client
  * that asked for the page script and never reads it does not hold a socket and its buffers for ever; a client
  * address past `limits.connectionsPerClient` open connections has its new ones closed at once. Both count in
- * bridge_status (`slowReaders`, `connectionsPerClient`).
+ * bridge_status (`slowReaders`, `connectionsPerClient`). Every listener is watched (local, Unix socket, remote), and a
+ * client's connections count across all of them.
  */
-export function guardConnections(server: Server, counters: LimitCounters): { close(): void } {
+export function guardConnections(counters: LimitCounters): { watch(server: Server): void; close(): void } {
   const { stalledWriteMs, connectionsPerClient } = counters.limits;
   const open = new Map<Socket, { written: number; stalledSince?: number }>();
   const perClient = new Map<string, number>();
   counters.current('connectionsPerClient', () => Math.max(0, ...perClient.values()));
-  server.on('connection', (socket: Socket) => {
+  const admit = (socket: Socket) => {
     const client = socket.remoteAddress ?? '?';
     const count = (perClient.get(client) ?? 0) + 1;
     if (count > connectionsPerClient) {
@@ -33,7 +35,7 @@ export function guardConnections(server: Server, counters: LimitCounters): { clo
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
     });
-  });
+  };
   const timer = setInterval(
     () => {
       const now = performance.now();
@@ -53,5 +55,9 @@ export function guardConnections(server: Server, counters: LimitCounters): { clo
     Math.min(CHECK_EVERY_MS, stalledWriteMs),
   );
   timer.unref();
-  return { close: () => clearInterval(timer) };
+  return {
+    // a TLS listener's requests write on the TLS socket (the one an SSE stream marks), not on the TCP one below it
+    watch: (server) => server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', admit),
+    close: () => clearInterval(timer),
+  };
 }

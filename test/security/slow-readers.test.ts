@@ -19,9 +19,13 @@ async function limitsOf(bridge: Bridge): Promise<Record<string, LimitLine>> {
 }
 
 /** A raw TCP client: sends `request`, then reads nothing at all (its receive buffer fills, then the bridge's). */
-function nonReader(bridge: Bridge, request: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+function nonReader(
+  bridge: Bridge,
+  request: string,
+  port = bridge.port,
+): Promise<{ socket: Socket; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(bridge.port, '127.0.0.1', () => {
+    const socket = connect(port, '127.0.0.1', () => {
       socket.pause();
       socket.write(request);
       resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) });
@@ -91,5 +95,44 @@ describe('clients that stop reading, and too many connections', () => {
     for (const socket of held) socket.destroy();
     await waitFor(() => (bridge.context.limits.report().connectionsPerClient.current ?? 0) === 0, 5000, 'closed');
     expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
+  });
+
+  it('watches the remote listener too: a reader stalled there is cut off, and a client counts across both listeners', async () => {
+    ensurePageAgentBuilt();
+    const bridge = await startBridge({
+      remote: { host: '127.0.0.1', port: 0 },
+      remotePages: true,
+      limits: { stalledWriteMs: 800, connectionsPerClient: 10 },
+    });
+    const remotePort = bridge.remote?.port ?? 0;
+    const stalled = await nonReader(
+      bridge,
+      `GET /aiti/page.js HTTP/1.1\r\nHost: 127.0.0.1:${remotePort}\r\n\r\n`.repeat(40),
+      remotePort,
+    );
+    await waitFor(() => bridge.context.limits.report().slowReaders.refused === 1, 15_000, 'the remote reader cut off');
+    // reading now, it finds its connection closed before the scripts were all sent
+    let got = 0;
+    stalled.socket.on('data', (chunk: Buffer) => (got += chunk.length));
+    stalled.socket.resume();
+    await stalled.closed;
+    expect(got).toBeLessThan(40 * 200_000);
+    // nine held on the local listener, one on the remote: the remote listener refuses the next one
+    const held: Socket[] = [];
+    for (const port of [...Array.from({ length: 9 }, () => bridge.port), remotePort]) {
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      held.push(socket);
+      onCleanup(() => void socket.destroy());
+    }
+    await waitFor(() => bridge.context.limits.report().connectionsPerClient.current === 10, 5000, 'ten held');
+    const refused = await fetch(`${bridge.remote?.url}/bridge/health`, { signal: AbortSignal.timeout(5000) }).then(
+      () => 'answered',
+      () => 'refused',
+    );
+    expect(refused).toBe('refused');
+    for (const socket of held) socket.destroy();
+    await waitFor(() => (bridge.context.limits.report().connectionsPerClient.current ?? 0) === 0, 5000, 'closed');
+    expect((await http(`${bridge.remote?.url}/bridge/health`)).status).toBe(200);
   });
 });
