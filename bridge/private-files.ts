@@ -1,4 +1,19 @@
-import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * Files only this user may read: the data dir and what is in it (tokens, journals, agent ids, allowed origins),
@@ -30,6 +45,65 @@ export function privateDir(dir: string): string | undefined {
 export function writePrivateFile(file: string, data: string | Uint8Array): void {
   writeFileSync(file, data, { mode: PRIVATE_FILE });
   if (process.platform !== 'win32') chmodSync(file, PRIVATE_FILE);
+}
+
+/**
+ * Replaces `file` with `text`, on disk before it returns: written whole to a temporary file (writeFileSync writes
+ * until all is written or throws, where one writeSync can stop short on a full disk), fsynced, renamed over the old
+ * one, the directory fsynced. On any failure the old file is untouched and the temporary one is gone (a full disk
+ * keeps no half-written copy), and the error is thrown for the caller to answer 503 with.
+ */
+export function replacePrivateFile(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', PRIVATE_FILE);
+  try {
+    // only the owner reads it, whatever the umask or an older temp file's mode
+    if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE);
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  if (process.platform === 'win32') return; // no directory handles to fsync there
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/**
+ * Appends one line (`line` ends with "\n") to a JSON-lines file, on disk before it returns (unless `fsync: false`,
+ * for records a crash may lose). A write that fails part way is cut back to where the file ended, so every line
+ * starts on a line boundary: otherwise the next line would be glued to the fragment and read as garbage with it.
+ */
+export function appendPrivateLine(file: string, line: string, { fsync = true } = {}): void {
+  const fd = openSync(file, 'a', PRIVATE_FILE);
+  try {
+    const size = fstatSync(fd).size;
+    try {
+      writeFileSync(fd, line);
+      if (fsync) fsyncSync(fd);
+    } catch (error) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // a reader skips a torn last line; the next append is cut back again if it fails
+      }
+      throw error;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

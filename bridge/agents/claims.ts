@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files.js';
+import { appendPrivateLine, PRIVATE_DIR } from '../private-files.js';
 import { sameSecret } from '../token.js';
 
 /** Who first took an agent id: a session (its client's own name or an aiti_hello) or a stateless caller. */
@@ -73,9 +73,10 @@ export class AgentClaims {
   }
 
   private set(agentId: string, entry: Entry): void {
-    this.entries.set(agentId, entry);
+    // on disk first: a key the file does not hold would be gone after a restart, and the id free to take
     mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-    appendFileSync(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n', { mode: PRIVATE_FILE });
+    appendPrivateLine(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n');
+    this.entries.set(agentId, entry);
   }
 }
 

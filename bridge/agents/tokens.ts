@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, statSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { credentialHash, credentialProof, matchesHash, mintCredential, parseCredential } from '../credentials.js';
 import { Conflict, Invalid, NotFound } from '../errors.js';
-import { PRIVATE_FILE, privateDir } from '../private-files.js';
+import { appendPrivateLine, privateDir } from '../private-files.js';
 
 /**
  * Agent tokens: one per agent on another machine (`aiti-bridge agent-token create NAME`), bound to the agent id
@@ -194,13 +194,7 @@ export class AgentTokens {
 
   private append(line: Line): void {
     privateDir(dirname(this.file));
-    const fd = openSync(this.file, 'a', PRIVATE_FILE);
-    try {
-      writeSync(fd, JSON.stringify(line) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    appendPrivateLine(this.file, JSON.stringify(line) + '\n');
   }
 
   /** Reads the file again when it changed since the last read (size and mtime). */

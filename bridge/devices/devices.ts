@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { matchesHash, mintCredential, parseCredential } from '../credentials.js';
 import { NotFound } from '../errors.js';
-import { PRIVATE_FILE, privateDir } from '../private-files.js';
+import { privateDir, replacePrivateFile } from '../private-files.js';
 
 /**
  * The devices paired with the desk (a phone, a laptop through a tunnel): each holds a device token, the human's
@@ -145,14 +145,6 @@ export class Devices {
   /** The whole list, written to a temporary file, fsynced, then renamed over the old one. */
   private save(): void {
     privateDir(dirname(this.file));
-    const temp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'w', PRIVATE_FILE);
-    try {
-      writeSync(fd, JSON.stringify({ devices: this.list() }, null, 2) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.file);
+    replacePrivateFile(this.file, JSON.stringify({ devices: this.list() }, null, 2) + '\n');
   }
 }

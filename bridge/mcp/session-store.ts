@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTransport } from '../agents/registry.js';
+import { appendPrivateLine, replacePrivateFile } from '../private-files.js';
 
 /** What a session was started with, enough to start it again after a restart. */
 export interface StoredSession {
@@ -93,7 +94,8 @@ export class SessionStore {
 
   private append(entry: object): void {
     try {
-      appendFileSync(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+      // not fsynced: a session a crash forgets is one its client opens again, and every MCP initialize would wait
+      appendPrivateLine(this.file, JSON.stringify(entry) + '\n', { fsync: false });
     } catch {
       // a session that cannot be kept is only one a restart cannot restore
     }
@@ -102,8 +104,7 @@ export class SessionStore {
   private compact(): void {
     const text = [...this.sessions].map(([hash, session]) => JSON.stringify({ hash, session }) + '\n').join('');
     try {
-      writeFileSync(`${this.file}.compact`, text, { mode: 0o600 });
-      renameSync(`${this.file}.compact`, this.file);
+      replacePrivateFile(this.file, text);
     } catch {
       // the long file reads the same; compacted at a later start
     }

@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Invalid, Unavailable } from '../errors.js';
 import { isLoopbackHostname } from '../loopback.js';
-import { privateDir, writePrivateFile } from '../private-files.js';
+import { privateDir, replacePrivateFile } from '../private-files.js';
 
 /**
  * What a page's origin reads when the browser sent `Origin: null` (a sandboxed iframe, a file: or data: page)
@@ -43,14 +43,7 @@ export class PageOrigins {
     // the human's decision is on disk (fsynced) before it takes effect and the window hears 200
     try {
       privateDir(join(this.file, '..'));
-      writePrivateFile(this.file + '.tmp', JSON.stringify(next, null, 2));
-      const fd = openSync(this.file + '.tmp', 'r+');
-      try {
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(this.file + '.tmp', this.file);
+      replacePrivateFile(this.file, JSON.stringify(next, null, 2));
     } catch (error) {
       throw new Unavailable(
         `could not keep the allowed origin in ${this.file}: ${(error as Error).message}; nothing was changed — fix the data dir and allow it again`,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Unavailable } from '../errors.js';
+import { replacePrivateFile } from '../private-files.js';
 import { sameSecret } from '../token.js';
 
 interface Known {
@@ -111,7 +112,8 @@ export class PageIds {
     try {
       this.file ??= open(this.path, 'a', 0o600);
       handle = await this.file;
-      await handle.write(text);
+      // writeFile writes until all is written (or throws): one write can stop short on a full disk
+      await handle.writeFile(text);
       await handle.sync();
       this.size += Buffer.byteLength(text);
     } catch (error) {
@@ -131,16 +133,8 @@ export class PageIds {
       ...kept.map(([instanceId, known]) => JSON.stringify({ instanceId, ...known })),
       '',
     ].join('\n');
-    const temporary = `${this.path}.compact`;
     try {
-      const fd = openSync(temporary, 'w', 0o600);
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
+      replacePrivateFile(this.path, text);
       this.byInstance.clear();
       for (const [instanceId, known] of kept) this.byInstance.set(instanceId, known);
     } catch {

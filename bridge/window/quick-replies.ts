@@ -1,8 +1,8 @@
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { QuickReplies } from '../protocol/index.js';
 import type { Logger } from '../log.js';
-import { PRIVATE_FILE } from '../private-files.js';
+import { replacePrivateFile } from '../private-files.js';
 
 /**
  * The human's quick replies in `<appDir>/quick-replies.json`: one file for every window (desktop app and
@@ -35,23 +35,7 @@ export class QuickReplyStore {
   }
 
   save(list: QuickReplies): QuickReplies {
-    const temp = `${this.file}.tmp`;
-    const fd = openSync(temp, 'w', PRIVATE_FILE);
-    try {
-      // only the human reads their replies, whatever the umask or an older temp file's mode
-      if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE);
-      writeSync(fd, `${JSON.stringify(list, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.file);
-    const dir = openSync(dirname(this.file), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    replacePrivateFile(this.file, `${JSON.stringify(list, null, 2)}\n`);
     return list;
   }
 }

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
+import { AgentTokens } from '../../bridge/agents/tokens.js';
 import type { MessagesAnswer, PushAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, onCleanup, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
@@ -143,6 +144,65 @@ describe('the data dir fails under the bridge', () => {
       body: { askId, action: 'answer', value: true },
     });
     expect(again.status).toBe(200);
+  });
+
+  it('quick replies that do not fit on the disk answer 503 and keep the saved list whole', async (ctx) => {
+    const disk = smallDisk(ctx);
+    const bridge = await spawnBridge(disk);
+    const reply = (id: string, text: string) => ({ id, kind: 'answer', text, uses: 0 });
+    const saved = { replies: [reply('ship', 'Ship it')] };
+    expect(
+      (await http(`${bridge.url}/bridge/quick-replies`, { token: CHILD_TOKEN, method: 'PUT', body: saved })).status,
+    ).toBe(200);
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        break;
+      }
+    }
+    // room for part of the new list only: a write that stops short must not become the list
+    rmSync(join(disk, 'filler-0'));
+    const many = { replies: Array.from({ length: 150 }, (_, i) => reply(`r${i}`, `${i} ${'y'.repeat(1990)}`)) };
+    const refused = await http(`${bridge.url}/bridge/quick-replies`, { token: CHILD_TOKEN, method: 'PUT', body: many });
+    expect(refused.status).toBe(503);
+    expect((refused.body as { error: string }).error).toMatch(
+      /quick replies could not be saved .*ENOSPC.*nothing changed/,
+    );
+    expect((await http(`${bridge.url}/bridge/quick-replies`, { token: CHILD_TOKEN })).body).toEqual(saved);
+    // and no half-written temp file keeps the disk full
+    expect(readdirSync(join(disk, 'aiti-bridge')).filter((f) => f.startsWith('quick-replies'))).toEqual([
+      'quick-replies.json',
+    ]);
+  });
+
+  it('agent tokens made on a full disk fail whole: once space is back the next one is made, and every token made works', async (ctx) => {
+    const disk = smallDisk(ctx);
+    const tokens = new AgentTokens(join(disk, 'agent-tokens.jsonl'));
+    const made = [tokens.create('first').token];
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        break;
+      }
+    }
+    // the file's last page fills up: the line that crosses into the next one cannot be written whole
+    let refusal = '';
+    for (let i = 0; i < 100 && !refusal; i++) {
+      try {
+        made.push(tokens.create(`box-${i}`).token);
+      } catch (error) {
+        refusal = (error as Error).message;
+      }
+    }
+    expect(refusal).toMatch(/ENOSPC/);
+    rmSync(join(disk, 'filler-0'));
+    made.push(tokens.create('after').token);
+    // read again from the file, as a restarted bridge or the CLI would
+    const reread = new AgentTokens(join(disk, 'agent-tokens.jsonl'));
+    for (const token of made) expect(reread.verify(token)?.id).toBeDefined();
+    expect(reread.list().map((r) => r.name)).toHaveLength(made.length);
   });
 
   it('a push to all that one agent’s journal refuses says for whom it was stored, and who should get it again', async () => {
