@@ -218,6 +218,8 @@ export default tseslint.config(
       '**/.next/**',
       '**/.next-webpack/**',
       '**/next-env.d.ts',
+      'reports/**',
+      '.stryker-tmp*/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm run mutate [-- <group>…] [--force] [--concurrency N] [--report]`: the mutation run of docs/TESTING.md.
+// Runs Stryker once per group of scripts/mutate/groups.js (all groups when none is named), incrementally (a rerun
+// tests only the mutants whose code or tests changed; --force tests all), then prints the score of each module
+// and writes it to reports/mutation/summary.md. --report only prints the table of the last runs.
+// Exits 1 when a module measured is under the 85% floor, or a run failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GROUPS } from './mutate/groups.js';
+
+const FLOOR = 85;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const valueOf = (name) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+};
+const concurrency = valueOf('--concurrency') ?? '1';
+const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--concurrency');
+const unknown = named.filter((name) => !GROUPS[name]);
+if (unknown.length) {
+  console.error(`mutate: no group ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
+  process.exit(2);
+}
+const groups = named.length ? named : Object.keys(GROUPS);
+
+let failed = [];
+if (!flag('--report')) {
+  for (const name of groups) {
+    const started = Date.now();
+    console.error(`\nmutate: group "${name}" (${GROUPS[name].what})`);
+    const run = spawnSync(
+      process.execPath,
+      ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'scripts/mutate/stryker.config.mjs'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          AITI_MUTATE_GROUP: name,
+          AITI_MUTATE_FORCE: flag('--force') ? '1' : '0',
+          AITI_MUTATE_CONCURRENCY: concurrency,
+        },
+      },
+    );
+    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+    if (run.status !== 0) failed.push(name);
+    console.error(`mutate: group "${name}" ${run.status === 0 ? 'done' : 'FAILED'} in ${minutes} min`);
+  }
+}
+
+const { table, survivors, under } = summarize(groups);
+mkdirSync(`${root}/reports/mutation`, { recursive: true });
+writeFileSync(`${root}/reports/mutation/summary.md`, `${table}\n\n${survivors}\n`);
+console.log(`\n${table}\n\n${survivors}`);
+if (failed.length) console.error(`mutate: Stryker failed for ${failed.join(', ')}`);
+if (under.length) console.error(`mutate: under ${FLOOR}%: ${under.join(', ')}`);
+process.exit(failed.length || under.length ? 1 : 0);
+
+/**
+ * The score table (one row per module: killed / (killed + survived + no coverage), timeouts count as killed,
+ * mutants marked equivalent in the source are left out) and the list of survivors, from each group's JSON report.
+ */
+function summarize(names) {
+  const rows = [];
+  const lost = [];
+  const under = [];
+  for (const name of names) {
+    const file = `${root}/reports/mutation/${name}.json`;
+    if (!existsSync(file)) {
+      rows.push(`| ${name} | (not run yet) | | | | | |`);
+      continue;
+    }
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    for (const module of GROUPS[name].modules) {
+      const mutants = report.files[module.file]?.mutants ?? [];
+      const count = (...statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
+      const killed = count('Killed', 'Timeout');
+      const survived = count('Survived');
+      const uncovered = count('NoCoverage');
+      const equivalent = count('Ignored');
+      const valid = killed + survived + uncovered;
+      const score = valid ? (100 * killed) / valid : 100;
+      const label = module.only ? `${module.file} (${module.only.join(', ')})` : module.file;
+      if (score < FLOOR) under.push(label);
+      rows.push(
+        `| ${name} | ${label} | ${score.toFixed(1)}% | ${killed} | ${survived} | ${uncovered} | ${equivalent} |`,
+      );
+      for (const m of mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')) {
+        const at = `${module.file}:${m.location.start.line}:${m.location.start.column}`;
+        lost.push(`- ${at} ${m.mutatorName} (${m.status}): \`${oneLine(m.replacement ?? '')}\``);
+      }
+    }
+  }
+  const table = [
+    '| group | module | score | killed | survived | no coverage | equivalent (ignored) |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+  return { table, survivors: lost.length ? `Survivors:\n${lost.join('\n')}` : 'No survivors.', under };
+}
+
+function oneLine(text) {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 100 ? `${line.slice(0, 97)}…` : line;
+}

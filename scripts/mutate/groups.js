@@ -1,0 +1,114 @@
+// What `npm run mutate` measures (docs/TESTING.md): the code that decides who may do what, what is durable, what
+// the human answered and what the page did. One group is one Stryker run: the modules it mutates and the test
+// files that are about them (not the whole suite: every HTTP test passes through the guards, and running 130 files
+// per mutant would take days on two cores).
+
+/**
+ * @typedef {object} Module
+ * @property {string} file the source file, from the repository root
+ * @property {string[]} [only] mutate only these functions or methods of it (found by name, so lines may move)
+ *
+ * @typedef {object} Group
+ * @property {string} what what the group guards, for the report
+ * @property {Module[]} modules
+ * @property {string[]} tests the test files run against its mutants
+ * @property {boolean} [browser] its modules run in the page: the page bundle is built from the mutated sources
+ *   and told which mutant is active (scripts/mutate/activate-mutant.js)
+ */
+
+/** @type {Record<string, Group>} */
+export const GROUPS = {
+  guards: {
+    what: 'who may reach which route: the peer, Host, Origin and token checks, the trust zones',
+    modules: [
+      { file: 'bridge/http/guard.ts' },
+      { file: 'bridge/http/peer.ts' },
+      { file: 'bridge/http/zones.ts' },
+      { file: 'bridge/loopback.ts' },
+    ],
+    tests: [
+      'test/foundation/security.test.ts',
+      'test/foundation/zones.test.ts',
+      'test/security/proxy-headers.test.ts',
+      'test/security/lan-peer.test.ts',
+      'test/security/low-findings.test.ts',
+      'test/security/unix-socket.test.ts',
+      'test/security/guard-edges.test.ts',
+      'test/security/agent-identity.test.ts',
+    ],
+  },
+  pages: {
+    what: "which page may speak: page authorization, the result socket, open_file's checks",
+    modules: [
+      { file: 'bridge/pages/registry.ts', only: ['authorize', 'checkSecret', 'checkLegacy', 'admit'] },
+      { file: 'bridge/pages/result-socket-routes.ts' },
+      { file: 'bridge/pages/open-file.ts' },
+    ],
+    tests: [
+      'test/foundation/pages.test.ts',
+      'test/security/guard-layers.test.ts',
+      'test/security/result-socket.test.ts',
+      'test/security/open-file-opener.test.ts',
+      'test/security/operable-page.test.ts',
+      'test/security/held-page-inbox.test.ts',
+      'test/security/low-findings.test.ts',
+      'test/page/open-file.test.ts',
+    ],
+  },
+  'page-gate': {
+    what: 'which page commands wait for the human, and what "allow for this page" allows',
+    modules: [{ file: 'bridge/asks/page-gate.ts' }],
+    tests: ['test/asks/page-gate.test.ts', 'test/security/guard-layers.test.ts'],
+  },
+  agents: {
+    what: 'who may speak for an agent id and read its inbox',
+    modules: [{ file: 'bridge/agents/identity.ts' }, { file: 'bridge/agents/claims.ts' }],
+    tests: [
+      'test/security/agent-identity.test.ts',
+      'test/security/guard-layers.test.ts',
+      'test/inbox/agent-inbox.test.ts',
+    ],
+  },
+  journal: {
+    what: 'what is durable: the journal, its scan and the replay after a restart',
+    modules: [
+      { file: 'bridge/inbox/journal.ts' },
+      { file: 'bridge/inbox/journal-scan.ts' },
+      { file: 'bridge/inbox/inbox.ts', only: ['replay'] },
+    ],
+    tests: [
+      'test/inbox/journal.test.ts',
+      'test/inbox/replay.test.ts',
+      'test/inbox/rename.test.ts',
+      'test/reliability/replay-order.test.ts',
+      'test/security/agent-id-paths.test.ts',
+    ],
+  },
+  asks: {
+    what: 'what the human answered: asks, their countdowns, the wait and its progress',
+    modules: [{ file: 'bridge/asks/asks.ts' }, { file: 'bridge/asks/countdown.ts' }, { file: 'bridge/asks/wait.ts' }],
+    tests: [
+      'test/asks/countdown.test.ts',
+      'test/asks/tools.test.ts',
+      'test/asks/window.test.ts',
+      'test/asks/page-asks.test.ts',
+      'test/asks/page-gate.test.ts',
+    ],
+  },
+  window: {
+    what: "the human's keys in the window: which key answers what, and when",
+    modules: [{ file: 'renderer/src/keys.ts' }, { file: 'renderer/src/cards/AskCard.tsx' }],
+    tests: ['test/window/cards.test.tsx'],
+  },
+  'page-agent': {
+    what: 'what the page did: element refs, form fill and its read-back, result caps',
+    browser: true,
+    modules: [
+      { file: 'bridge/page-agent/dom/refs.ts' },
+      { file: 'bridge/page-agent/ui/fill.ts' },
+      { file: 'bridge/page-agent/ui/readback.ts' },
+      { file: 'bridge/page-agent/cap.ts' },
+    ],
+    tests: ['test/page/form-fill.test.ts', 'test/page/commands.test.ts', 'test/page/more-commands.test.ts'],
+  },
+};

@@ -1,0 +1,45 @@
+// Turns the modules of a group (scripts/mutate/groups.js) into Stryker `mutate` patterns: a whole file, or the
+// lines of the functions named in `only`, found in the current source so a group stays right when lines move.
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+
+/**
+ * The line spans (1-based, inclusive) of the functions, methods and arrow-function constants called `names`.
+ * @param {string} file
+ * @param {string[]} names
+ * @returns {Array<{ name: string, start: number, end: number }>}
+ */
+export function functionSpans(file, names) {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  /** @type {Array<{ name: string, start: number, end: number }>} */
+  const spans = [];
+  const lineOf = (/** @type {number} */ pos) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  /** @param {ts.Node} node */
+  const visit = (node) => {
+    const named =
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      (ts.isVariableDeclaration(node) && node.initializer && ts.isArrowFunction(node.initializer));
+    const name = named && node.name && ts.isIdentifier(node.name) ? node.name.text : undefined;
+    if (name && names.includes(name)) spans.push({ name, start: lineOf(node.getStart(source)), end: lineOf(node.end) });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const missing = names.filter((name) => !spans.some((span) => span.name === name));
+  if (missing.length)
+    throw new Error(
+      `scripts/mutate/groups.js: ${file} has no function or method named ${missing.join(', ')}; fix its "only" list`,
+    );
+  return spans;
+}
+
+/**
+ * Stryker `mutate` patterns for these modules: `file` or `file:start-end` per function.
+ * @param {Array<{ file: string, only?: string[] }>} modules
+ */
+export function mutatePatterns(modules) {
+  return modules.flatMap(({ file, only }) =>
+    only ? functionSpans(file, only).map(({ start, end }) => `${file}:${start}-${end}`) : [file],
+  );
+}
