@@ -56,9 +56,9 @@ export function checkOrigin(ctx: Context, options: WindowGuardOptions): void {
 export function checkToken(ctx: Context, token: string, agentToken?: string): 'human' | 'agent' {
   const header = ctx.get('authorization');
   const inQuery = typeof ctx.query.token === 'string' ? ctx.query.token : '';
-  // the window stream is routed under its own path (http/zones.ts STREAM_PATHS) before the guard runs
-  const eventSource =
-    ctx.method === 'GET' && (ctx.path === '/bridge/sse' || ctx.path === '/bridge/sse/ai') && ctx.query.role === 'ai';
+  // the window stream is routed under its own path (http/zones.ts STREAM_PATHS) before the guard runs, and only
+  // when the query says role=ai
+  const eventSource = ctx.method === 'GET' && ctx.path === '/bridge/sse/ai' && ctx.query.role === 'ai';
   if (inQuery && !eventSource && !header)
     throw new HttpError(
       401,
@@ -70,6 +70,7 @@ export function checkToken(ctx: Context, token: string, agentToken?: string): 'h
       401,
       'missing token: send Authorization: Bearer <token> (the token is printed at start and stored in <data-dir>/aiti-bridge/token)',
     );
+  // Stryker disable next-line StringLiteral: equivalent, callers only ask whether it is 'agent'
   if (sameSecret(given, token)) return 'human';
   if (agentToken && sameSecret(given, agentToken)) return 'agent';
   throw new HttpError(401, 'wrong token');

@@ -30,12 +30,12 @@ export function reachFromElsewhere(port: number | undefined): string {
 
 /** The first proxy or identity header a request carries, as the client wrote it, or undefined. */
 export function proxyHeaderOf(req: IncomingMessage): string | undefined {
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] ?? '';
-    const lower = name.toLowerCase();
-    if (PROXY_HEADERS.includes(lower) || PROXY_PREFIXES.some((prefix) => lower.startsWith(prefix))) return name;
-  }
-  return undefined;
+  // rawHeaders alternates names and values: only the names count
+  return req.rawHeaders.find((name, i) => i % 2 === 0 && isProxyHeader(name.toLowerCase()));
+}
+
+function isProxyHeader(lower: string): boolean {
+  return PROXY_HEADERS.includes(lower) || PROXY_PREFIXES.some((prefix) => lower.startsWith(prefix));
 }
 
 /** Throws Forbidden (403) naming why, unless the request came from this machine, directly. */
