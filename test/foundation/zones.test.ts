@@ -45,6 +45,14 @@ describe('trust zones are routers', () => {
     for (const zone of ['open', 'page', 'window', 'desk', 'mcp'] as const) {
       expect(routesOf(zones, zone).length, zone).toBeGreaterThan(0);
     }
+    // the walk lists routes only, each with its zone, method and path (a stray entry would hide a route)
+    for (const route of zoneRoutes(zones)) {
+      expect(route).toEqual({
+        zone: expect.stringMatching(/^(open|page|window|mcp)$/),
+        method: expect.stringMatching(/^[A-Z-]+$/),
+        path: expect.stringMatching(/^\//),
+      });
+    }
   });
 
   it('the zone check fails for a route in two zones or a router mounted beside them', async () => {
@@ -140,6 +148,9 @@ describe('trust zones are routers', () => {
     }
     expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
     const noRole = await http(`${bridge.url}/bridge/sse?role=robot`);
-    expect(noRole).toMatchObject({ status: 400, body: { field: 'role' } });
+    expect(noRole).toMatchObject({
+      status: 400,
+      body: { field: 'role', error: 'query "role" must be "page" or "ai"' },
+    });
   });
 });

@@ -61,6 +61,11 @@ describe('requests that came through a proxy or tunnel', () => {
     ['Cf-Connecting-Ip', '198.51.100.7'],
     ['Tailscale-User-Login', 'alice@example.com'],
     ['Via', '1.1 proxy.example'],
+    ['X-Client-IP', '198.51.100.7'],
+    ['True-Client-IP', '198.51.100.7'],
+    ['X-Cluster-Client-IP', '198.51.100.7'],
+    ['Fly-Client-IP', '198.51.100.7'],
+    ['X-Original-Forwarded-For', '198.51.100.7'],
   ])('refuses a request carrying %s, even with the token', async (name, value) => {
     const bridge = await startBridge();
     const res = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token, headers: { [name]: value } });
