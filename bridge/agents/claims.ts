@@ -23,14 +23,13 @@ export class AgentClaims {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly file: string) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
       return; // no ids taken yet
     }
     for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
       try {
         const entry = JSON.parse(line) as Partial<Entry> & { id?: unknown };
         if (typeof entry.id !== 'string' || (entry.owner !== 'session' && entry.owner !== 'stateless')) continue;
@@ -39,7 +38,8 @@ export class AgentClaims {
           ...(typeof entry.keyHash === 'string' ? { keyHash: entry.keyHash } : {}),
         });
       } catch {
-        // a torn last line (a crash mid-append): the id is free again, nothing else is lost
+        // the empty line after the last one, or a torn last line (a crash mid-append): that id is free again,
+        // nothing else is lost
       }
     }
   }
