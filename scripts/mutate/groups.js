@@ -65,6 +65,7 @@ export const GROUPS = {
     modules: [{ file: 'bridge/agents/identity.ts' }, { file: 'bridge/agents/claims.ts' }],
     tests: [
       'test/security/agent-identity.test.ts',
+      'test/security/agent-claims.test.ts',
       'test/security/guard-layers.test.ts',
       'test/inbox/agent-inbox.test.ts',
     ],

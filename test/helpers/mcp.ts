@@ -20,6 +20,8 @@ export interface ConnectOptions {
   env?: Record<string, string>;
   /** streamable only: told of each response to a POST, by its content type (a call that waits gets an event stream) */
   onPostResponse?: (contentType: string) => void;
+  /** HTTP only: headers sent with every request (`x-aiti-agent` names the agent of a stateless caller) */
+  headers?: Record<string, string>;
 }
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -43,7 +45,10 @@ export async function connectAgent(bridgeUrl: string, options: ConnectOptions = 
 
 function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: ConnectOptions): Transport {
   const url = new URL('/mcp/mcp', bridgeUrl);
-  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const headers: Record<string, string> = {
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    ...options.headers,
+  };
   if (kind === 'streamable') {
     const told = options.onPostResponse;
     if (!told) return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
