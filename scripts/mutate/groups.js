@@ -98,7 +98,16 @@ export const GROUPS = {
   },
   window: {
     what: "the human's keys in the window: which key answers what, and when",
-    modules: [{ file: 'renderer/src/keys.ts' }, { file: 'renderer/src/cards/AskCard.tsx' }],
+    // the key handling of the cards, not their markup (a class name or a label changes no answer)
+    modules: [
+      { file: 'renderer/src/keys.ts' },
+      { file: 'renderer/src/cards/number-entry.ts' },
+      {
+        file: 'renderer/src/cards/AskCard.tsx',
+        only: ['useSettled', 'onKey', 'typeNumber', 'finishNumber', 'inSight', 'picking', 'pickNumbers'],
+      },
+      { file: 'renderer/src/cards/Cards.tsx', only: ['onKey'] },
+    ],
     tests: ['test/window/cards.test.tsx'],
   },
   'page-agent': {
