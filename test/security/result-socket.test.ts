@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Bridge } from '../../bridge/bridge.js';
 import { startBridge, http } from '../helpers/bridge.js';
-import { claimPage, openPageStream } from '../helpers/page-wire.js';
-import type { SseClient } from '../helpers/sse.js';
+import { DEV, devPage, openSocket, socketUrl, upgrade, type TestPage } from '../helpers/result-socket.js';
 import { waitFor } from '../helpers/wait.js';
 import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
 
@@ -14,67 +10,6 @@ import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
  * see: each test is an attack on it over a real connection, by a program that sends what it likes or by a
  * website in a real browser.
  */
-
-const DEV = 'http://localhost:3000';
-
-interface TestPage {
-  pageId: string;
-  secret: string;
-  stream: SseClient;
-}
-
-async function devPage(bridge: Bridge, url = `${DEV}/`): Promise<TestPage> {
-  const { instanceId, claim } = await claimPage(bridge.url, { url });
-  const stream = await openPageStream(bridge.url, { instanceId, secret: claim.secret, origin: new URL(url).origin });
-  return { pageId: claim.pageId, secret: claim.secret, stream };
-}
-
-function socketUrl(bridge: Bridge, query: Record<string, string>): string {
-  return `${bridge.url.replace('http', 'ws')}/bridge/result-socket?${new URLSearchParams(query)}`;
-}
-
-/** A WebSocket upgrade by hand: the status the bridge answers (101 when it accepts) and its body. */
-function upgrade(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: string; retryAfter?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url.replace(/^ws/, 'http'), {
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
-        Origin: DEV,
-        ...headers,
-      },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, body: '' });
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** An open result socket for `page`, as its page agent would hold it. */
-async function openSocket(bridge: Bridge, page: TestPage): Promise<WebSocket & { closed: Promise<[number, string]> }> {
-  const ws = new WebSocket(socketUrl(bridge, { pageId: page.pageId, secret: page.secret }), {
-    headers: { origin: DEV },
-  }) as WebSocket & { closed: Promise<[number, string]> };
-  ws.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve([code, String(reason)])));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return ws;
-}
 
 /** A command from the bridge to `page`: its result promise and the request id the page received. */
 async function command(bridge: Bridge, page: TestPage): Promise<{ answer: Promise<unknown>; requestId: string }> {
