@@ -48,6 +48,7 @@ export const GROUPS = {
       'test/foundation/pages.test.ts',
       'test/security/guard-layers.test.ts',
       'test/security/result-socket.test.ts',
+      'test/security/result-socket-life.test.ts',
       'test/security/open-file-opener.test.ts',
       'test/security/operable-page.test.ts',
       'test/security/held-page-inbox.test.ts',
@@ -119,6 +120,11 @@ export const GROUPS = {
       { file: 'bridge/page-agent/ui/readback.ts' },
       { file: 'bridge/page-agent/cap.ts' },
     ],
-    tests: ['test/page/form-fill.test.ts', 'test/page/commands.test.ts', 'test/page/more-commands.test.ts'],
+    tests: [
+      'test/page/form-fill.test.ts',
+      'test/page/form-fill-kept.test.ts',
+      'test/page/commands.test.ts',
+      'test/page/more-commands.test.ts',
+    ],
   },
 };
