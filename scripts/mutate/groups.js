@@ -109,7 +109,7 @@ export const GROUPS = {
       },
       { file: 'renderer/src/cards/Cards.tsx', only: ['onKey'] },
     ],
-    tests: ['test/window/cards.test.tsx'],
+    tests: ['test/window/cards.test.tsx', 'test/window/card-keys.test.tsx'],
   },
   'page-agent': {
     what: 'what the page did: element refs, form fill and its read-back, result caps',
