@@ -49,6 +49,7 @@ export const GROUPS = {
       'test/security/guard-layers.test.ts',
       'test/security/result-socket.test.ts',
       'test/security/result-socket-life.test.ts',
+      'test/security/page-stream-secret.test.ts',
       'test/security/open-file-opener.test.ts',
       'test/security/operable-page.test.ts',
       'test/security/held-page-inbox.test.ts',
