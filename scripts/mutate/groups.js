@@ -55,6 +55,7 @@ export const GROUPS = {
       'test/security/held-page-inbox.test.ts',
       'test/security/low-findings.test.ts',
       'test/page/open-file.test.ts',
+      'test/security/open-file-editor.test.ts',
     ],
   },
   'page-gate': {
