@@ -121,6 +121,23 @@ describe('keys pressed outside every card', () => {
     expect(pressed()).toEqual(['2b']);
   });
 
+  it('on a checkbox, radio or button input, or with nothing focused, a digit still reaches the card', () => {
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b', 'c', 'd', 'e'], multiple: true });
+    render(
+      <>
+        {['checkbox', 'radio', 'button', 'submit'].map((type) => (
+          <input key={type} type={type} aria-label={type} />
+        ))}
+        <Cards settleMs={0} asks={[ask]} pages={[]} send={recorder().send} />
+      </>,
+    );
+    fireEvent.keyDown(document, { key: '1' });
+    ['checkbox', 'radio', 'button', 'submit'].forEach((type, i) =>
+      fireEvent.keyDown(screen.getByLabelText(type), { key: String(i + 2) }),
+    );
+    expect(pressed()).toEqual(['1a', '2b', '3c', '4d', '5e']);
+  });
+
   it('↑ and ↓ move the active card and stop at the ends; with no cards they do nothing', () => {
     const asks = ['first', 'second', 'third'].map((prompt) =>
       openAsk({ kind: 'user_choose', prompt, choices: ['a', 'b'] }),
@@ -230,8 +247,16 @@ describe('numbers typed on a card', () => {
     expect(pressed()).toEqual([]);
     press('2');
     expect(pressed()).toEqual(['12option 12']);
+    expect(screen.queryByText(/type the next digit/)).toBeNull();
     press('1', '5');
     expect(pressed()).toEqual(['1option 1', '5option 5', '12option 12']);
+  });
+
+  it('of 3 choices: a digit picks at once and nothing waits for more', () => {
+    const { press } = card(3);
+    press('2');
+    expect(pressed()).toEqual(['2option 2']);
+    expect(screen.queryByText(/type the next digit/)).toBeNull();
   });
 
   it('of 10 choices: 1 then 0 picks 10 at once, with no pause', () => {
