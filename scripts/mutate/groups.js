@@ -61,7 +61,7 @@ export const GROUPS = {
   'page-gate': {
     what: 'which page commands wait for the human, and what "allow for this page" allows',
     modules: [{ file: 'bridge/asks/page-gate.ts' }],
-    tests: ['test/asks/page-gate.test.ts', 'test/security/guard-layers.test.ts'],
+    tests: ['test/asks/page-gate.test.ts', 'test/asks/page-gate-edges.test.ts', 'test/security/guard-layers.test.ts'],
   },
   agents: {
     what: 'who may speak for an agent id and read its inbox',
@@ -76,12 +76,14 @@ export const GROUPS = {
   journal: {
     what: 'what is durable: the journal, its scan and the replay after a restart',
     modules: [
-      { file: 'bridge/inbox/journal.ts' },
-      { file: 'bridge/inbox/journal-scan.ts' },
+      // the write path: what a push waits for before it is acknowledged, and what a failed batch leaves
+      { file: 'bridge/inbox/journal.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
       { file: 'bridge/inbox/inbox.ts', only: ['replay'] },
     ],
     tests: [
       'test/inbox/journal.test.ts',
+      'test/inbox/disk-faults.test.ts',
+      'test/inbox/replay-status.test.ts',
       'test/inbox/replay.test.ts',
       'test/inbox/rename.test.ts',
       'test/reliability/replay-order.test.ts',
@@ -90,9 +92,17 @@ export const GROUPS = {
   },
   asks: {
     what: 'what the human answered: asks, their countdowns, the wait and its progress',
-    modules: [{ file: 'bridge/asks/asks.ts' }, { file: 'bridge/asks/countdown.ts' }, { file: 'bridge/asks/wait.ts' }],
+    modules: [
+      // how an answer, a pause, a time-out or a cancel ends an ask, and when it is on disk
+      { file: 'bridge/asks/asks.ts', only: ['act', 'decide', 'moveCountdown', 'finish', 'expire'] },
+      { file: 'bridge/asks/countdown.ts' },
+      { file: 'bridge/asks/wait.ts' },
+    ],
     tests: [
       'test/asks/countdown.test.ts',
+      'test/asks/progress.test.ts',
+      'test/asks/clock-step.test.ts',
+      'test/asks/durable-answer.test.ts',
       'test/asks/tools.test.ts',
       'test/asks/window.test.ts',
       'test/asks/page-asks.test.ts',
