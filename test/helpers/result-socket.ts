@@ -95,3 +95,16 @@ export async function openSocket(
   });
   return ws;
 }
+
+/** A command from the bridge to `page`'s main frame: its result promise and the request id the page received. */
+export async function command(
+  bridge: Bridge,
+  page: TestPage,
+): Promise<{ answer: Promise<unknown>; requestId: string }> {
+  const target = bridge.context.pages.get(page.pageId);
+  if (!target) throw new Error(`no page ${page.pageId}`);
+  const answer = bridge.context.requests.send(target, 'DOM.getText', {});
+  answer.catch(() => undefined);
+  const event = await page.stream.next('command');
+  return { answer, requestId: (event.data as { requestId: string }).requestId };
+}

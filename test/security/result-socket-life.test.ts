@@ -4,23 +4,13 @@ import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { openPageStream } from '../helpers/page-wire.js';
-import { DEV, devPage, openSocket, socketUrl, upgrade, type TestPage } from '../helpers/result-socket.js';
+import { DEV, command, devPage, openSocket, socketUrl, upgrade, type TestPage } from '../helpers/result-socket.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
  * How long a result socket lives and what it says when it ends, as its page sees it (the close code and reason)
  * and as the agent sees it (whose answer counts). The attacks on the upgrade are in result-socket.test.ts.
  */
-
-/** A command from the bridge to `page`'s main frame: its result promise and the request id the page received. */
-async function command(bridge: Bridge, page: TestPage): Promise<{ answer: Promise<unknown>; requestId: string }> {
-  const target = bridge.context.pages.get(page.pageId);
-  if (!target) throw new Error(`no page ${page.pageId}`);
-  const answer = bridge.context.requests.send(target, 'DOM.getText', {});
-  answer.catch(() => undefined);
-  const event = await page.stream.next('command');
-  return { answer, requestId: (event.data as { requestId: string }).requestId };
-}
 
 const post = (bridge: Bridge, page: TestPage, body: Record<string, unknown>) =>
   http(`${bridge.url}/bridge/result`, {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Bridge } from '../../bridge/bridge.js';
 import { startBridge, http } from '../helpers/bridge.js';
-import { DEV, devPage, openSocket, socketUrl, upgrade, type TestPage } from '../helpers/result-socket.js';
+import { DEV, command, devPage, openSocket, socketUrl, upgrade } from '../helpers/result-socket.js';
 import { waitFor } from '../helpers/wait.js';
 import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
 
@@ -10,16 +9,6 @@ import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
  * see: each test is an attack on it over a real connection, by a program that sends what it likes or by a
  * website in a real browser.
  */
-
-/** A command from the bridge to `page`: its result promise and the request id the page received. */
-async function command(bridge: Bridge, page: TestPage): Promise<{ answer: Promise<unknown>; requestId: string }> {
-  const target = bridge.context.pages.get(page.pageId);
-  if (!target) throw new Error(`no page ${page.pageId}`);
-  const answer = bridge.context.requests.send(target, 'DOM.getText', {});
-  answer.catch(() => undefined);
-  const event = await page.stream.next('command');
-  return { answer, requestId: (event.data as { requestId: string }).requestId };
-}
 
 describe('the result socket refuses before it opens', () => {
   it('without the secret, with a wrong one, from a foreign Host, or for a frame with no stream', async () => {
