@@ -95,10 +95,6 @@ export class ResultSockets {
     for (const key of [...this.open.keys()]) this.end(key, 'the bridge is shutting down', CLOSE.going);
   }
 
-  get size(): number {
-    return this.open.size;
-  }
-
   private admit(req: IncomingMessage, url: URL): Admitted {
     const { bridge } = this;
     checkPeer(req);
