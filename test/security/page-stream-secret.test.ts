@@ -21,11 +21,11 @@ async function open(url: string, origin?: string) {
   try {
     const stream = await SseClient.open(url, origin ? { origin } : {});
     const hello = (await stream.next('hello')).data as { pageId: string };
-    return { status: 200, stream, pageId: hello.pageId, error: '' };
+    return { status: 200, stream, pageId: hello.pageId, error: '', field: undefined };
   } catch (error) {
     const { status, message } = error as Error & { status: number };
-    const body = JSON.parse(message.slice(message.indexOf(': ') + 2)) as { error: string };
-    return { status, error: body.error, stream: undefined, pageId: '' };
+    const body = JSON.parse(message.slice(message.indexOf(': ') + 2)) as { error: string; field?: string };
+    return { status, error: body.error, field: body.field, stream: undefined, pageId: '' };
   }
 }
 
@@ -40,9 +40,11 @@ describe('a claimed page’s stream', () => {
     const bare = await open(streamUrl(bridge, { instanceId }), DEV);
     expect(bare.status).toBe(403);
     expect(bare.error).toContain(`page ${claim.pageId} has a secret; send it`);
+    expect(bare.field).toBe('secret');
     const wrong = await open(streamUrl(bridge, { instanceId, secret: 'guess' }), DEV);
     expect(wrong.status).toBe(403);
     expect(wrong.error).toContain(`wrong secret for page ${claim.pageId}`);
+    expect(wrong.field).toBe('secret');
     const own = await open(streamUrl(bridge, { instanceId, secret: claim.secret }), DEV);
     expect(own).toMatchObject({ status: 200, pageId: claim.pageId });
     own.stream?.close();
@@ -53,6 +55,7 @@ describe('a claimed page’s stream', () => {
     const answer = await open(streamUrl(bridge, { instanceId: 'never-claimed', secret: 'x'.repeat(32) }), DEV);
     expect(answer.status).toBe(404);
     expect(answer.error).toContain('instanceId "never-claimed" has no page; claim it first with POST /bridge/claim');
+    expect(answer.field).toBe('instanceId');
     expect(await sessions(bridge)).toEqual([]);
   });
 });
@@ -76,6 +79,7 @@ describe('an older page agent, without a secret', () => {
     // another origin of this machine naming that instance is not it
     const other = await open(streamUrl(bridge, { instanceId: 'old-1' }), 'http://localhost:3000');
     expect(other.status).toBe(403);
+    expect(other.field).toBe('secret');
     expect(other.error).toContain(
       `page ${first.pageId} connected without a secret, so it answers only to its own loopback or allowed origin (${DEV}), not to "http://localhost:3000"`,
     );
@@ -95,6 +99,7 @@ describe('an older page agent, without a secret', () => {
     expect(answer.error).toContain(
       'a page without a secret must come from a loopback or allowed origin; this one\'s Origin is "https://evil.example"',
     );
+    expect(answer.field).toBe('secret');
     expect(await sessions(bridge)).toEqual([]);
   });
 
