@@ -12,8 +12,6 @@
  * @property {string} what what the group guards, for the report
  * @property {Module[]} modules
  * @property {string[]} tests the test files run against its mutants
- * @property {boolean} [allTests] every mutant runs all the group's tests (few and fast), not only those that
- *   reached it in the first run
  * @property {boolean} [browser] its modules run in the page: the page bundle is built from the mutated sources
  *   and told which mutant is active (scripts/mutate/activate-mutant.js)
  */
@@ -62,7 +60,6 @@ export const GROUPS = {
   },
   'page-gate': {
     what: 'which page commands wait for the human, and what "allow for this page" allows',
-    allTests: true,
     modules: [{ file: 'bridge/asks/page-gate.ts' }],
     tests: ['test/asks/page-gate.test.ts', 'test/asks/page-gate-edges.test.ts', 'test/security/guard-layers.test.ts'],
   },

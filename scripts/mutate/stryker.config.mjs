@@ -16,10 +16,8 @@ const config = {
   mutate: mutatePatterns(group.modules),
   testFiles: group.tests,
   // each mutant runs only the tests that reached it in the first run (browser code reports what the page
-  // reached: scripts/mutate/activate-mutant.js); a group whose code runs in the bridge's async chains after the
-  // test's own call (an ask answered by the window) runs all its tests per mutant, as perTest missed the test
-  // that kills some of them (page-gate: a "no" running the command survived, and failed 5 tests planted by hand)
-  coverageAnalysis: group.allTests ? 'all' : 'perTest',
+  // reached: scripts/mutate/activate-mutant.js)
+  coverageAnalysis: 'perTest',
   // the child bridges some tests spawn run dist/bridge, and pages run dist/page/page.js: both are built here from
   // the mutated sources (scripts/mutate/build-sandbox.js)
   buildCommand: `node scripts/mutate/build-sandbox.js${group.browser ? ' page' : ''}`,
