@@ -69,6 +69,7 @@ export const GROUPS = {
     tests: [
       'test/security/agent-identity.test.ts',
       'test/security/agent-claims.test.ts',
+      'test/remote/remote-listener.test.ts',
       'test/security/guard-layers.test.ts',
       'test/inbox/agent-inbox.test.ts',
     ],
