@@ -48,7 +48,7 @@ describe('trust zones are routers', () => {
     // the walk lists routes only, each with its zone, method and path (a stray entry would hide a route)
     for (const route of zoneRoutes(zones)) {
       expect(route).toEqual({
-        zone: expect.stringMatching(/^(open|page|window|mcp)$/),
+        zone: expect.stringMatching(/^(open|page|window|desk|mcp)$/),
         method: expect.stringMatching(/^[A-Z-]+$/),
         path: expect.stringMatching(/^\//),
       });
