@@ -1,22 +1,8 @@
-import { request } from 'node:http';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { http, startBridge } from '../helpers/bridge.js';
+import { http, rawGet, startBridge } from '../helpers/bridge.js';
 import { SseClient } from '../helpers/sse.js';
-
-/** A raw request, so the test controls the Host header (fetch will not). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('trust boundaries', () => {
   it('answers health without anything sensitive', async () => {

@@ -5,6 +5,7 @@ import type { ClaimAnswer } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
+import { limitsOf } from '../helpers/limits.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -12,19 +13,6 @@ import { waitFor } from '../helpers/wait.js';
  * when to come back, shows in bridge_status, and leaves the developer's own pages and the agents' calls working.
  * Rates are set so low here that no refill happens during a test: what is refused does not depend on speed.
  */
-
-interface LimitLine {
-  limit: number;
-  current?: number;
-  refused: number;
-}
-
-async function limitsOf(bridge: Bridge): Promise<Record<string, LimitLine>> {
-  const agent = await connectAgent(bridge.url, { clientName: 'status-reader' });
-  const result = await callTool(agent, 'bridge_status');
-  await agent.close();
-  return (result.structuredContent as { limits: Record<string, LimitLine> }).limits;
-}
 
 function claim(bridge: Bridge, origin: string, body: Record<string, unknown> = {}) {
   return http(`${bridge.url}/bridge/claim`, {

@@ -1,25 +1,11 @@
-import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { http, startBridge } from '../helpers/bridge.js';
+import { http, rawGet, startBridge } from '../helpers/bridge.js';
 
 /**
  * Issue 29: the edges of the guards a mutation run found untested. Each is what a client on this machine (or an
  * attacker's page) sends, and what it gets back: a Host or peer the bridge must serve, a look-alike it must not, a
  * token written the way some clients write it, and the CORS answer a browser decides by.
  */
-
-/** A raw GET, so the test writes the Host header itself (fetch will not); `url` may be an IPv6 address. */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('the Host check', () => {
   it('serves every loopback name a client on this machine may write, with or without a port', async () => {

@@ -2,21 +2,10 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../bridge/bridge.js';
 import { http, onCleanup, startBridge } from '../helpers/bridge.js';
-import { callTool, connectAgent } from '../helpers/mcp.js';
+import { connectAgent } from '../helpers/mcp.js';
+import { limitsOf } from '../helpers/limits.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensurePageAgentBuilt } from '../page/harness.js';
-
-interface LimitLine {
-  limit: number;
-  current?: number;
-  refused: number;
-}
-
-async function limitsOf(bridge: Bridge): Promise<Record<string, LimitLine>> {
-  const agent = await connectAgent(bridge.url, { clientName: 'status-reader' });
-  const result = await callTool(agent, 'bridge_status');
-  return (result.structuredContent as { limits: Record<string, LimitLine> }).limits;
-}
 
 /** A raw TCP client: sends `request`, then reads nothing at all (its receive buffer fills, then the bridge's). */
 function nonReader(
