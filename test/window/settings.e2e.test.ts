@@ -48,7 +48,12 @@ describe('quick replies', () => {
         name: 'user_confirm',
         arguments: { prompt: `Migrate ${round}?`, timeoutMs: 60_000 },
       });
-      const card = await settled(page.getByRole('article', { name: 'Confirm from claude', exact: true }));
+      // this round's card: the last round's may still be on screen for a moment, answered
+      const card = await settled(
+        page
+          .getByRole('article', { name: 'Confirm from claude', exact: true })
+          .filter({ hasText: `Migrate ${round}?` }),
+      );
       await card.click({ position: { x: 5, y: 5 } });
       await page.keyboard.press('Escape');
       await page.keyboard.type('Not yet:');
