@@ -9,12 +9,6 @@ export interface Rebind {
   transport: AgentTransport;
 }
 
-/**
- * aiti_hello picks another agent id for a session. When the old id was the name the bridge picked for this
- * session and nobody else speaks for it, it was only ever this session's: its history and unread messages move
- * to the new name and it is forgotten at once, so no offline ghost is left behind. An id the agent chose itself,
- * or one another session shares, stays as it is (and folds away after the TTL once offline).
- */
 /** What rebindSession changes: the agents, the inbox that moves with a renamed agent, and the log of a failed move. */
 export interface RebindTargets {
   agents: Pick<AgentRegistry, 'ensure' | 'link' | 'unlink' | 'forget'>;
@@ -22,20 +16,34 @@ export interface RebindTargets {
   log: Logger;
 }
 
-export function rebindSession(bridge: RebindTargets, from: Agent, to: string, how: Rebind): Agent {
+/**
+ * aiti_hello picks another agent id for a session. When the old id was the name the bridge picked for this
+ * session and nobody else speaks for it, it was only ever this session's: its history and unread messages move
+ * to the new name and it is forgotten at once, so no offline ghost is left behind. An id the agent chose itself,
+ * or one another session shares, stays as it is (and folds away after the TTL once offline).
+ *
+ * The session speaks for `to` at once; `moved` settles once the old name's messages are on disk and in memory
+ * under the new one (aiti_hello waits for it, so the pending count it answers is the one a restart keeps). A move
+ * the disk refused leaves them under the old name, logged.
+ */
+export function rebindSession(
+  bridge: RebindTargets,
+  from: Agent,
+  to: string,
+  how: Rebind,
+): { agent: Agent; moved: Promise<void> } {
   const { agents, inbox } = bridge;
   const next = agents.ensure(to, { transport: how.transport });
   if (how.link) {
     agents.unlink(from, how.link.key);
     agents.link(next, how.link.key, how.link.link);
   }
-  if (how.autoNamed && from.links.size === 0) {
-    agents.forget(from);
-    inbox
-      .rename(from.agentId, to)
-      .catch((error: unknown) =>
-        bridge.log.child('agents').error(`could not journal the rename of ${from.agentId} to ${to}:`, error),
-      );
-  }
-  return next;
+  if (!how.autoNamed || from.links.size > 0) return { agent: next, moved: Promise.resolve() };
+  agents.forget(from);
+  const moved = inbox
+    .rename(from.agentId, to)
+    .catch((error: unknown) =>
+      bridge.log.child('agents').error(`could not journal the rename of ${from.agentId} to ${to}:`, error),
+    );
+  return { agent: next, moved };
 }

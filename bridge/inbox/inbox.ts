@@ -187,16 +187,16 @@ export class Inbox {
 
   /**
    * aiti_hello renamed an agent: its messages (history and unread alike) belong to the new name from now on, so
-   * the old name leaves no trace. Journaled in the old name's journal; the replay moves them again.
+   * the old name leaves no trace. Journaled in the old name's journal first, then moved: the replay moves them
+   * again, and a line the disk refused (the promise rejects) moves nothing, so what an agent reads now is what it
+   * reads after a restart. Messages that come for `from` while the line is written are newer than `at` and stay.
    */
   async rename(from: string, to: string): Promise<void> {
     if (from === to || !this.boxes.has(from)) return;
     const at = this.now().toISOString();
+    await this.journal.append(from, { type: 'renamed', from, to, at });
     const moved = this.move(from, to, at);
     this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((row) => this.out(row)) });
-    // moved at once: the session's next call already reads under its new name (a line that fails is logged, and
-    // a restart then shows the messages under the old name)
-    await this.journal.append(from, { type: 'renamed', from, to, at });
   }
 
   /** Moves the messages of `from` written up to `at` into `to`'s box, keeping each box in time order. */

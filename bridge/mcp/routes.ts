@@ -179,7 +179,7 @@ async function serveStateless(
   const server = createMcpServer({
     bridge,
     agent: () => agent,
-    bindAgent: (agentId) => (agent = bridge.agents.ensure(agentId, { transport: transportKind })),
+    bindAgent: async (agentId) => (agent = bridge.agents.ensure(agentId, { transport: transportKind })),
     closed: closed.signal,
     stateless: true,
     ...(boundAgent !== undefined ? { boundAgent } : {}),

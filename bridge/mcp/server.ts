@@ -19,7 +19,7 @@ export interface McpConnection {
   bridge: BridgeContext;
   /** the agent this connection speaks for now (aiti_hello may rebind it) */
   agent(): Agent;
-  bindAgent(agentId: string): Agent;
+  bindAgent(agentId: string): Promise<Agent>;
   /** aborted when the session ends */
   closed: AbortSignal;
   /** one stateless request (no session) */

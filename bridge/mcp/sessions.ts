@@ -130,17 +130,19 @@ export class McpSession {
     if (this.streamOpen) this.end('its GET stream closed');
   }
 
-  private bindAgent(agentId: string): Agent {
+  private async bindAgent(agentId: string): Promise<Agent> {
     if (agentId === this.agent.agentId) return this.agent;
     const id = this.id;
-    this.current = rebindSession(this.bridge, this.agent, agentId, {
+    const rebound = rebindSession(this.bridge, this.agent, agentId, {
       ...(id && this.linked ? { link: { key: id, link: this.link } } : {}),
       autoNamed: this.autoNamed,
       transport: this.start.transport,
     });
+    this.current = rebound.agent;
     this.autoNamed = false;
-    if (id) this.bridge.mcpSessions.bound(id, this.current.agentId);
-    return this.current;
+    if (id) this.bridge.mcpSessions.bound(id, rebound.agent.agentId);
+    await rebound.moved;
+    return rebound.agent;
   }
 
   private armIdle(): void {

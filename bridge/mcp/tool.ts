@@ -19,9 +19,10 @@ export interface ToolCall {
   progress(message: string, progress: number, total?: number): Promise<void>;
   /**
    * Makes this MCP session speak for another agent id (aiti_hello): the session's link moves to that agent,
-   * which is created when new. Stateless calls have no session: only this call changes. Returns the agent.
+   * which is created when new. Stateless calls have no session: only this call changes. Resolves to the agent
+   * once what moves with a renamed agent (its messages) is on disk.
    */
-  bindAgent(agentId: string): Agent;
+  bindAgent(agentId: string): Promise<Agent>;
   /** what the caller can show to speak for another agent id (aiti_hello checks it before bindAgent) */
   claimant: Omit<Claimant, 'current' | 'agentKey'>;
 }

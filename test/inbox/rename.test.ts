@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createBridge } from '../../bridge/bridge.js';
+import { Inbox } from '../../bridge/inbox/inbox.js';
+import { Journal } from '../../bridge/inbox/journal.js';
+import { createLogger } from '../../bridge/log.js';
 import type { InboxResult, MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { FaultyDisk } from '../helpers/faulty-disk.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -25,8 +29,16 @@ describe('aiti_hello renames', () => {
     });
     expect(pushed.status).toBe(200);
 
-    for (const [i, client] of clients.entries())
-      await client.callTool({ name: 'aiti_hello', arguments: { agentId: `worker-${i + 1}` } });
+    // each hello answers the count a restart keeps: the move is on disk before the answer
+    const pending = [];
+    for (const [i, client] of clients.entries()) {
+      const hello = (await client.callTool({
+        name: 'aiti_hello',
+        arguments: { agentId: `worker-${i + 1}` },
+      })) as CallToolResult;
+      pending.push((hello.structuredContent as { pending: number }).pending);
+    }
+    expect(pending).toEqual(Array(10).fill(1));
 
     const names = Array.from({ length: 10 }, (_, i) => `worker-${i + 1}`).sort();
     const state = bridge.context.hub.snapshot() as StateEvent;
@@ -62,5 +74,46 @@ describe('aiti_hello renames', () => {
     expect(bridge.context.inbox.unread('alice')).toBe(1);
     expect(bridge.context.inbox.unread('bob')).toBe(0);
     expect(bridge.context.agents.get('alice')?.links.size).toBe(0);
+  });
+});
+
+describe('a rename the disk refuses', () => {
+  function open(dir: string, disk?: FaultyDisk): Inbox {
+    const log = createLogger('test', 'silent');
+    const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log, ...(disk ? { disk } : {}) }));
+    inbox.replay();
+    return inbox;
+  }
+  const texts = (inbox: Inbox, agentId: string) => inbox.history({ agentId, limit: 100 }).messages.map((m) => m.text);
+
+  it('moves nothing: the messages read under the old name now, as they will after a restart', async () => {
+    const dir = tempDir();
+    const disk = new FaultyDisk();
+    const inbox = open(dir, disk);
+    await inbox.add('claude-code', { kind: 'user_message', from: 'window', text: 'Pull main first' });
+    disk.refuseWrites = 'EROFS';
+    await expect(inbox.rename('claude-code', 'worker-1')).rejects.toThrow(/EROFS/);
+    expect([texts(inbox, 'claude-code'), texts(inbox, 'worker-1')]).toEqual([['Pull main first'], []]);
+    inbox.close();
+
+    const again = open(dir);
+    expect([texts(again, 'claude-code'), texts(again, 'worker-1')]).toEqual([['Pull main first'], []]);
+    again.close();
+  });
+
+  it('once the disk takes the line, the move is made and kept', async () => {
+    const dir = tempDir();
+    const disk = new FaultyDisk();
+    const inbox = open(dir, disk);
+    await inbox.add('claude-code', { kind: 'user_message', from: 'window', text: 'Pull main first' });
+    await inbox.rename('claude-code', 'worker-1');
+    expect(disk.syncs).toBeGreaterThan(1);
+    expect([texts(inbox, 'claude-code'), texts(inbox, 'worker-1')]).toEqual([[], ['Pull main first']]);
+    disk.powerCut();
+    inbox.close();
+
+    const again = open(dir);
+    expect([texts(again, 'claude-code'), texts(again, 'worker-1')]).toEqual([[], ['Pull main first']]);
+    again.close();
   });
 });

@@ -106,7 +106,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
       agent,
       signal: new AbortController().signal,
       progress: async () => undefined,
-      bindAgent: () => agent,
+      bindAgent: async () => agent,
       claimant: { stateless: true, humanToken: false, ownName: () => false },
     };
     const refused = runPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });

@@ -52,7 +52,7 @@ export const aitiHello = defineTool({
     if (pageId !== undefined && !bridge.pages.get(pageId)) {
       throw new ToolError(`pageId "${pageId}" is not connected; ${connectedList(call)}`, 'pageId');
     }
-    const agent = agentId ? call.bindAgent(agentId) : call.agent;
+    const agent = agentId ? await call.bindAgent(agentId) : call.agent;
     bridge.agents.update(agent, {
       ...(pageId !== undefined ? { pageId } : {}),
       ...(subEvents ? { subEvents } : {}),
