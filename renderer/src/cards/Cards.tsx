@@ -67,20 +67,24 @@ export function Cards(props: CardsProps) {
       if (!CARD_KEY.test(event.key) || isTyping(event.target)) return;
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest('.card, form, [role="dialog"], .drawer')) return;
-      if (target?.closest('button, a, summary, [role="tab"]') && (event.key === 'Enter' || event.key === ' ')) return;
+      // Enter on a button, link or tab elsewhere presses it (Space is no card key: it never gets here)
+      if (target?.closest('button, a, summary, [role="tab"]') && event.key === 'Enter') return;
       const { live: cards, active: current } = latest.current;
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         if (!cards.length) return;
         event.preventDefault();
         const at = cards.findIndex((a) => a.askId === current);
         const step = event.key === 'ArrowDown' ? 1 : -1;
-        const next = cards[at < 0 ? 0 : Math.min(cards.length - 1, Math.max(0, at + step))];
+        // from no active card (-1) either arrow goes to the first; ↑ on the first stays, ↓ past the last moves nothing
+        const next = cards[Math.max(0, at + step)];
         if (next) {
           setActiveId(next.askId);
           showCard(cardElement(next.askId));
         }
         return;
       }
+      // a live card registers its handler when it mounts; were one missing, the key would do nothing either way
+      // Stryker disable next-line OptionalChaining: equivalent, see above
       if (current) return handlers.current.get(current)?.(event);
       const now = performance.now();
       // the first card the human has had time to read and can see now
@@ -91,6 +95,7 @@ export function Cards(props: CardsProps) {
       setActiveId(first.askId);
       // Enter with no active card only selects one: the human answers what they can see is selected
       if (event.key === 'Enter') return event.preventDefault();
+      // Stryker disable next-line OptionalChaining: equivalent, as above
       handlers.current.get(first.askId)?.(event);
     };
     document.addEventListener('keydown', onKey);
