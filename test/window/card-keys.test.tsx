@@ -4,6 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskCard } from '../../renderer/src/cards/AskCard.js';
 import { Cards } from '../../renderer/src/cards/Cards.js';
+import type { OpenAsk } from '../../renderer/src/store.js';
 import { openAsk, recorder } from './fixtures.js';
 
 /**
@@ -22,6 +23,15 @@ afterEach(() => {
 const pressed = () =>
   screen.queryAllByRole('button', { pressed: true }).map((b) => (b.textContent ?? '').replace(/[☑☐]/g, ''));
 const choices = (count: number) => Array.from({ length: count }, (_, i) => `option ${i + 1}`);
+
+/** A card that takes keys at once, focused as when the human clicked it; what it posts lands in `bodies`. */
+function focusedCard(ask: OpenAsk) {
+  const user = userEvent.setup();
+  const { bodies, send } = recorder();
+  render(<AskCard settleMs={0} ask={ask} send={send} />);
+  screen.getByRole('article').focus();
+  return { user, bodies };
+}
 
 describe('keys with a modifier held belong to the system, not to the cards', () => {
   it('Ctrl, Alt or ⌘ with a digit or Enter picks and sends nothing, on the card and outside it', async () => {
@@ -63,6 +73,29 @@ describe('keys with a modifier held belong to the system, not to the cards', () 
     expect(screen.queryByRole('dialog')).toBeNull();
     // a bare dot is no shortcut
     await user.keyboard('.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('Shift and the dot are no modifiers to the cards', () => {
+  it('Shift with a digit or a letter still acts: on a French keyboard the main-row digits need Shift', () => {
+    const choose = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b'] });
+    const { unmount } = render(<AskCard settleMs={0} ask={choose} send={recorder().send} />);
+    // AZERTY: the key marked "é 2" gives 2 with Shift held
+    fireEvent.keyDown(screen.getByRole('article'), { key: '2', shiftKey: true });
+    expect(pressed()).toEqual(['2b']);
+    unmount();
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt: 'Ship it?' })} send={recorder().send} />);
+    fireEvent.keyDown(screen.getByRole('article'), { key: 'N', shiftKey: true });
+    expect(pressed()).toEqual(['2No']);
+  });
+
+  it('a dot typed in the note is a dot: only Ctrl+. or ⌘. opens the quick replies', async () => {
+    const user = userEvent.setup();
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b'] });
+    render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
+    await user.type(screen.getByLabelText('note'), 'v1.2 is fine.');
+    expect(screen.getByLabelText<HTMLInputElement>('note').value).toBe('v1.2 is fine.');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
@@ -138,6 +171,18 @@ describe('keys pressed outside every card', () => {
     expect(pressed()).toEqual(['1a', '2b', '3c', '4d', '5e']);
   });
 
+  it('Enter with no card active only marks the first: the answer ready on it is not sent unseen', () => {
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_input', prompt: 'Branch name?', defaultValue: 'feature/login' });
+    render(<Cards settleMs={0} asks={[ask]} pages={[]} send={send} />);
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(screen.getByRole('article').getAttribute('aria-current')).toBe('true');
+    expect(bodies).toEqual([]);
+    // now the human sees which card it is: the next Enter answers it
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: 'feature/login' }]);
+  });
+
   it('↑ and ↓ move the active card and stop at the ends; with no cards they do nothing', () => {
     const asks = ['first', 'second', 'third'].map((prompt) =>
       openAsk({ kind: 'user_choose', prompt, choices: ['a', 'b'] }),
@@ -167,6 +212,8 @@ describe('keys pressed outside every card', () => {
 
   it('with none active, the first key goes to the first card that has been on screen long enough', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
+    // the window has been open a minute: when a card arrived is not near the clock's zero
+    act(() => vi.advanceTimersByTime(60_000));
     const { bodies, send } = recorder();
     const older = openAsk({ kind: 'user_choose', prompt: 'Older', choices: ['a', 'b'] });
     const { rerender } = render(<Cards settleMs={1000} asks={[older]} pages={[]} send={send} />);
@@ -200,11 +247,14 @@ describe('a card that just arrived', () => {
 
   it('Enter before it settled sends nothing and says why; y and a digit pick nothing', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
+    // the window has been open an hour: the card's arrival is not at the clock's zero
+    act(() => vi.advanceTimersByTime(3_600_000));
     const { bodies, send } = recorder();
     const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?' });
     render(<AskCard settleMs={1000} ask={ask} send={send} />);
     const card = screen.getByRole('article');
     fireEvent.keyDown(card, { key: 'y' });
+    fireEvent.keyDown(card, { key: '1' });
     fireEvent.keyDown(card, { key: 'Enter' });
     expect(bodies).toEqual([]);
     expect(screen.getByRole('alert').textContent).toBe('This card just arrived: read it, then press Enter again.');
@@ -213,6 +263,84 @@ describe('a card that just arrived', () => {
     fireEvent.keyDown(card, { key: 'y' });
     fireEvent.keyDown(card, { key: 'Enter' });
     expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: true }]);
+  });
+});
+
+describe('a card scrolled out of view', () => {
+  /**
+   * jsdom lays nothing out: the card is put where a browser would have it, below the window's bottom edge, and
+   * bringing it into view moves it up, as scrolling the list does.
+   */
+  const belowTheWindow = (card: HTMLElement) => {
+    let top = window.innerHeight + 500;
+    card.getBoundingClientRect = () => new DOMRect(0, top, 400, 300);
+    card.scrollIntoView = () => {
+      top = 100;
+    };
+  };
+
+  it('a key on it brings it back and does nothing else; the next key acts', () => {
+    const { bodies, send } = recorder();
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt: 'Ship it?' })} send={send} />);
+    const card = screen.getByRole('article');
+    belowTheWindow(card);
+    fireEvent.keyDown(card, { key: 'y' });
+    expect(pressed()).toEqual([]);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'This card was out of view: it is shown now. Press the key again to act on it.',
+    );
+    expect(card.getBoundingClientRect().bottom).toBeLessThan(window.innerHeight);
+    fireEvent.keyDown(card, { key: 'y' });
+    expect(pressed()).toEqual(['1Yes']);
+    expect(bodies).toEqual([]);
+  });
+});
+
+describe('letters and buttons on a card', () => {
+  it('p pauses the countdown and picks nothing', async () => {
+    const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?' });
+    const { user, bodies } = focusedCard(ask);
+    await user.keyboard('p');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'pause' }]);
+    expect(pressed()).toEqual([]);
+  });
+
+  it('a stray y or n on a choice card leaves its picks alone', () => {
+    const ask = openAsk({ kind: 'user_choose', prompt: 'Which?', choices: ['a', 'b', 'c'], multiple: true });
+    render(<AskCard settleMs={0} ask={ask} send={recorder().send} />);
+    for (const key of ['1', '3', 'y', 'n']) fireEvent.keyDown(screen.getByRole('article'), { key });
+    expect(pressed()).toEqual(['1a', '3c']);
+  });
+
+  it('Enter on a button of the card presses that button: Pause pauses, Reject… opens reject; nothing is answered', async () => {
+    const ask = openAsk({ kind: 'user_confirm', prompt: 'Ship it?' });
+    const { user, bodies } = focusedCard(ask);
+    await user.keyboard('y');
+    screen.getByRole('button', { name: 'Pause' }).focus();
+    await user.keyboard('{Enter}');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'pause' }]);
+    screen.getByRole('button', { name: 'Reject…' }).focus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('group', { name: 'reject' })).toBeTruthy();
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'pause' }]);
+  });
+
+  it('a page command takes no key: Enter sends nothing and says to use a button, a digit picks nothing', () => {
+    const { bodies, send } = recorder();
+    const ask = openAsk({
+      kind: 'page_command',
+      prompt: 'Run a script in localhost:3000?',
+      command: { cmd: 'Runtime.evaluate', args: { expression: 'localStorage.clear()' } },
+    });
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
+    const card = screen.getByRole('article');
+    fireEvent.keyDown(card, { key: '1' });
+    fireEvent.keyDown(card, { key: 'Enter' });
+    expect(bodies).toEqual([]);
+    expect(pressed()).toEqual([]);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Choose with a button: Allow once, Allow for this page, or Deny.',
+    );
   });
 });
 
@@ -272,6 +400,32 @@ describe('numbers typed on a card', () => {
     expect(pressed()).toEqual([]);
     act(() => vi.advanceTimersByTime(1));
     expect(pressed()).toEqual(['1option 1']);
+    expect(screen.queryByText(/type the next digit/)).toBeNull();
+  });
+
+  it('of 120 choices: 1 then 2 waits for a third digit, 0 then picks 120; 1, 2 and a pause picks 12', () => {
+    const { press } = card(120);
+    press('1', '2');
+    expect(pressed()).toEqual([]);
+    expect(screen.getByText(/type the next digit/).closest('p')?.textContent).toContain('Choice 12…');
+    press('0');
+    expect(pressed()).toEqual(['120option 120']);
+    press('1', '2');
+    act(() => vi.advanceTimersByTime(800));
+    expect(pressed()).toEqual(['12option 12', '120option 120']);
+  });
+
+  it('a key that picks nothing leaves the card saying what is missing', () => {
+    const { bodies, press } = card(3, false);
+    press('Enter');
+    const missing = screen.getByRole('alert').textContent;
+    expect(missing).toContain('pick an option first');
+    // 0 is no choice, 4 is past the last one
+    press('0', '4');
+    expect(screen.getByRole('alert').textContent).toBe(missing);
+    press('2');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(bodies).toEqual([]);
   });
 
   it('Enter counts the number being typed: 1, Enter on 12 choices sends choice 1', () => {
@@ -290,6 +444,27 @@ describe('numbers typed on a card', () => {
     expect(pressed()).toEqual([]);
     expect(screen.getByRole('alert').textContent).toBe(
       'Choice 5 is hidden by the filter: clear the filter to pick it by number.',
+    );
+    // the last choice too
+    press('3', '0');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Choice 30 is hidden by the filter: clear the filter to pick it by number.',
+    );
+    // nothing was picked out of sight: with the filter cleared, no choice is marked
+    await user.clear(screen.getByLabelText('filter choices'));
+    expect(pressed()).toEqual([]);
+  });
+
+  it('Enter with a number the filter hides still being typed sends nothing and says why', async () => {
+    vi.useRealTimers();
+    const user = userEvent.setup();
+    const { bodies, press } = card(30, false);
+    await user.type(screen.getByLabelText('filter choices'), 'option 7');
+    screen.getByRole('article').focus();
+    press('2', 'Enter');
+    expect(bodies).toEqual([]);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Choice 2 is hidden by the filter: clear the filter to pick it by number.',
     );
   });
 });

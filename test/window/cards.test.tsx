@@ -249,6 +249,31 @@ describe('reject', () => {
     expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'need_info' }]);
   });
 
+  it('with the presets in focus, a digit marks that preset; a digit past them changes nothing', async () => {
+    const user = userEvent.setup();
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_confirm', prompt: 'Rewrite the router?' });
+    render(<AskCard settleMs={0} ask={ask} send={send} />);
+    screen.getByRole('article').focus();
+    await user.keyboard('{Escape}{ArrowDown}3');
+    const marked = () => screen.getAllByRole('button', { pressed: true }).map((b) => b.textContent);
+    expect(marked()).toEqual(['3 Need more info']);
+    await user.keyboard('90');
+    expect(marked()).toEqual(['3 Need more info']);
+    await user.keyboard('{Enter}');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'reject', reason: 'need_info' }]);
+  });
+
+  it('with the reject panel open, y and n pick nothing: the choices are hidden', async () => {
+    const user = userEvent.setup();
+    render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_confirm', prompt: 'Ok?' })} send={recorder().send} />);
+    screen.getByRole('article').focus();
+    await user.keyboard('{Escape}{ArrowDown}y');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'reject' })).toBeNull();
+    expect(screen.queryAllByRole('button', { pressed: true })).toEqual([]);
+  });
+
   it('offers the four presets', async () => {
     const user = userEvent.setup();
     render(<AskCard settleMs={0} ask={openAsk({ kind: 'user_input', prompt: 'x' })} send={recorder().send} />);
