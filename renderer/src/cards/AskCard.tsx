@@ -53,14 +53,17 @@ const CARD_LETTER = /^[0-9yYnNpP]$/;
 /** False until the card has been on screen `settleMs`: shown on the card, so the human sees when keys count. */
 function useSettled(settleMs: number): boolean {
   const [settled, setSettled] = useState(settleMs <= 0);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(true), settleMs);
-    // the window gives every card the same settle time for its whole life, and a timer that fires once the card
-    // is gone sets nothing anyone sees
-    // Stryker disable next-line ArrowFunction: equivalent, see above
-    return () => clearTimeout(timer);
+  // the window gives every card the same settle time for its whole life, and a timer that fires once the card is
+  // gone sets nothing anyone sees: neither the clean-up nor the dependency on settleMs changes what is shown
+  useEffect(
+    () => {
+      const timer = setTimeout(() => setSettled(true), settleMs);
+      // Stryker disable next-line ArrowFunction: equivalent, see above
+      return () => clearTimeout(timer);
+    },
     // Stryker disable next-line ArrayDeclaration: equivalent, see above
-  }, [settleMs]);
+    [settleMs],
+  );
   return settled;
 }
 
