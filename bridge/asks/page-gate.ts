@@ -41,11 +41,10 @@ const DANGERS: Record<
  * Whether `cmd` with these args needs the human's yes first (docs/SECURITY.md: arbitrary script, leaving the
  * page's origin, writing storage), as its descriptor says.
  */
-export function pageCommandDanger(page: Page, cmd: PageCommandName, args: Json): Danger | undefined {
+export function pageCommandDanger(page: Page, cmd: PageCommandName, args: Record<string, Json>): Danger | undefined {
   const kind = pageCommand(cmd).danger;
   if (kind === 'none') return undefined;
-  const fields = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
-  return DANGERS[kind](page, cmd, fields);
+  return DANGERS[kind](page, cmd, args);
 }
 
 function originOf(url: string, base: string): string {
@@ -66,7 +65,7 @@ export async function confirmPageCommand(
   asker: Asker,
   page: Page,
   cmd: PageCommandName,
-  args: Json,
+  args: Record<string, Json>,
 ): Promise<void> {
   const danger = pageCommandDanger(page, cmd, args);
   if (!danger) return;
@@ -89,14 +88,10 @@ export async function confirmPageCommand(
   const ask = asks.create(spec);
   await ask.opened;
   const outcome = await waitForHuman(asks, asker, ask);
-  if (outcome.status === 'answered' && outcome.value === true) {
-    if (ask.remember) asks.pageApprovals.add(page, danger.key);
-    return;
-  }
-  if (outcome.status === 'answered') {
+  if (outcome.status !== 'answered') throw new Refused(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
+  if (outcome.value !== true)
     throw new Refused(
       `the human did not allow ${cmd} on page ${page.pageId}${outcome.note ? ` (note: ${outcome.note})` : ''}; it did not run. Do not retry it; find another way or ask them what they prefer.`,
     );
-  }
-  throw new Refused(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
+  if (ask.remember) asks.pageApprovals.add(page, danger.key);
 }

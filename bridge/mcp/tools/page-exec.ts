@@ -46,7 +46,7 @@ export const pageExec = defineTool({
     }
     const commandArgs = checkPageArgs(cmd, args, 'args.');
     const page = resolvePage(call, pageId);
-    await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, commandArgs);
+    await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, asObject(commandArgs));
     const result = await waitAfterNavigation(
       call,
       page,
