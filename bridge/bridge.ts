@@ -109,7 +109,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     appDir,
     token,
     agentToken,
-    claims: new AgentClaims(join(appDir, 'agent-ids.jsonl')),
+    claims: new AgentClaims(join(appDir, 'agent-ids.jsonl'), log.child('agents')),
     version: bridgeVersion(),
     inbox,
     startedAt: Date.now(),

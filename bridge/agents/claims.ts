@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Logger } from '../log.js';
 import { appendPrivateLine, PRIVATE_DIR } from '../private-files.js';
 import { sameSecret } from '../token.js';
 
@@ -22,26 +23,26 @@ interface Entry {
 export class AgentClaims {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly file: string) {
+  /** Reads the file; a line that is no claim is skipped with a warning naming it, and the rest still counts. */
+  constructor(
+    private readonly file: string,
+    log: Pick<Logger, 'warn'>,
+  ) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
       return; // no ids taken yet
     }
-    for (const line of text.split('\n')) {
-      try {
-        const entry = JSON.parse(line) as Partial<Entry> & { id?: unknown };
-        if (typeof entry.id !== 'string' || (entry.owner !== 'session' && entry.owner !== 'stateless')) continue;
-        this.entries.set(entry.id, {
-          owner: entry.owner,
-          ...(typeof entry.keyHash === 'string' ? { keyHash: entry.keyHash } : {}),
-        });
-      } catch {
-        // the empty line after the last one, or a torn last line (a crash mid-append): that id is free again,
-        // nothing else is lost
-      }
-    }
+    text.split('\n').forEach((line, index) => {
+      // the empty line after the last one
+      if (!line) return;
+      const claim = claimOf(line);
+      if (typeof claim === 'string')
+        log.warn(`line ${index + 1} of ${file} ${claim}; skipped (the other lines are read as usual)`);
+      else this.entries.set(claim.id, claim.entry);
+    });
+    if (!text.endsWith('\n')) endTornLine(file, log);
   }
 
   owner(agentId: string): AgentOwner | undefined {
@@ -77,6 +78,37 @@ export class AgentClaims {
     mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
     appendPrivateLine(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n');
     this.entries.set(agentId, entry);
+  }
+}
+
+/** One line of the file as a claim, or what is wrong with it (for the warning). */
+function claimOf(line: string): { id: string; entry: Entry } | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return 'is not JSON (a write cut short by a crash?)';
+  }
+  const { id, owner, keyHash } = (parsed ?? {}) as { id?: unknown; owner?: unknown; keyHash?: unknown };
+  if (typeof id !== 'string') return 'names no agent id';
+  if (owner !== 'session' && owner !== 'stateless')
+    return `gives agent id ${JSON.stringify(id)} the owner ${JSON.stringify(owner) ?? 'none'}, not "session" or "stateless"`;
+  if (keyHash !== undefined && typeof keyHash !== 'string')
+    return `gives agent id ${JSON.stringify(id)} a key hash that is no string`;
+  return { id, entry: { owner, ...(keyHash !== undefined ? { keyHash } : {}) } };
+}
+
+/**
+ * Ends a last line a crash cut short, so the next claim starts a line of its own: appended to the fragment, it
+ * would be read as part of it, and lost, at the next start.
+ */
+function endTornLine(file: string, log: Pick<Logger, 'warn'>): void {
+  try {
+    appendPrivateLine(file, '\n');
+  } catch (error) {
+    log.warn(
+      `cannot end the torn last line of ${file} (${(error as Error).message}); the next id taken may not survive a restart`,
+    );
   }
 }
 

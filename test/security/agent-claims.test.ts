@@ -38,6 +38,22 @@ function isOnline(bridge: Bridge, agentId: string): boolean {
 
 const claimsFile = (bridge: Bridge) => join(bridge.context.appDir, 'agent-ids.jsonl');
 
+/** A bridge started by `start`, and the warnings it wrote on stderr meanwhile, as the person running it reads them. */
+async function warningsOf(start: () => Promise<Bridge>): Promise<{ bridge: Bridge; warnings: string[] }> {
+  const write = process.stderr.write;
+  let written = '';
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    written += String(chunk);
+    return Reflect.apply(write, process.stderr, [chunk, ...rest]) as boolean;
+  }) as typeof write;
+  try {
+    const bridge = await start();
+    return { bridge, warnings: written.split('\n').filter((line) => line.includes(' warn: ')) };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
 describe('an id only the human wrote to', () => {
   it('after a restart, its read history keeps it from a session that names it; stateless callers still share it', async () => {
     const first = await startBridge();
@@ -159,31 +175,57 @@ describe('agent-ids.jsonl', () => {
     ]);
   });
 
-  it('damaged: its bad lines count for nothing, and the good ones still keep their ids', async () => {
+  it('damaged: each bad line is skipped with a warning that names it, and every other line still counts', async () => {
     const first = await startBridge();
     const alice = await connectAgent(first.url, { clientName: 'alice' });
     await callTool(alice, 'aiti_hello');
     await first.close();
     const file = claimsFile(first);
+    const whole = readFileSync(file, 'utf8').split('\n').length - 1;
     appendFileSync(
       file,
       [
         '{"id":"admin-bot","owner":"admin"}',
         '{"id":42,"owner":"session"}',
         '{"id":"odd-key","owner":"session","keyHash":12345}',
+        JSON.stringify({ id: 'after-damage', owner: 'session' }),
         '{"id":"torn","ow',
       ].join('\n'),
     );
+    const warnings = [
+      `line ${whole + 1} of ${file} gives agent id "admin-bot" the owner "admin", not "session" or "stateless"; skipped (the other lines are read as usual)`,
+      `line ${whole + 2} of ${file} names no agent id; skipped (the other lines are read as usual)`,
+      `line ${whole + 3} of ${file} gives agent id "odd-key" a key hash that is no string; skipped (the other lines are read as usual)`,
+      `line ${whole + 5} of ${file} is not JSON (a write cut short by a crash?); skipped (the other lines are read as usual)`,
+    ].map((line) => `[aiti:agents] warn: ${line}`);
 
-    const second = await startBridge({ dataDir: first.context.config.dataDir });
-    const other = await connectAgent(second.url, { clientName: 'mallory' });
-    // alice's line is whole: her id stays hers
+    const dataDir = first.context.config.dataDir;
+    const second = await warningsOf(() => startBridge({ dataDir }));
+    expect(second.warnings).toEqual(warnings);
+    // the first id taken after the torn line starts a line of its own: it is still taken after the next restart
+    const late = await connectAgent(second.bridge.url, { transport: 'stateless', clientName: 'ci-script' });
+    const { agentKey } = (await callTool(late, 'aiti_hello', { agentId: 'late-bot' })).structuredContent as {
+      agentKey?: string;
+    };
+    const other = await connectAgent(second.bridge.url, { clientName: 'mallory' });
+    // alice's line, and the whole line after the damaged ones, keep their ids
     expect((await callTool(other, 'aiti_hello', { agentId: 'alice' })).isError).toBe(true);
+    await expect(statelessAs(second.bridge, 'after-damage')).rejects.toThrow(
+      // the SDK quotes the refusal's JSON body
+      /agent id \\"after-damage\\" has an inbox that belongs to another agent/,
+    );
     // an owner that is neither a session nor a stateless caller, and a key that is no hash, are no claim
     for (const agentId of ['admin-bot', 'torn']) {
       expect((await callTool(other, 'aiti_hello', { agentId })).isError ?? false, agentId).toBe(false);
     }
-    const oddKey = await connectAgent(second.url, { clientName: 'odd-key' });
+    const oddKey = await connectAgent(second.bridge.url, { clientName: 'odd-key' });
     expect((await callTool(oddKey, 'aiti_hello', { agentId: 'odd-key' })).isError ?? false).toBe(false);
+    await second.bridge.close();
+
+    const third = await warningsOf(() => startBridge({ dataDir }));
+    expect(third.warnings).toEqual(warnings);
+    await expect(statelessAs(third.bridge, 'late-bot')).rejects.toThrow(/agent id \\"late-bot\\" has an inbox/);
+    const holder = await statelessAs(third.bridge, 'late-bot', agentKey);
+    expect((await callTool(holder, 'bridge_status')).structuredContent).toMatchObject({ you: 'late-bot' });
   });
 });
