@@ -128,9 +128,23 @@ describe('the token', () => {
     const head = await fetch(`${bridge.url}/bridge/sse?role=ai&token=${token}`, { method: 'HEAD' });
     expect(head.status).toBe(401);
   });
+
+  it('given twice in the query is no token, even on the window stream and even when both are right', async () => {
+    const bridge = await startBridge();
+    const token = encodeURIComponent(bridge.token);
+    const res = await http(`${bridge.url}/bridge/sse?role=ai&token=${token}&token=${token}`);
+    expect(res.status).toBe(401);
+    expect((res.body as { error: string }).error).toMatch(/^missing token: send Authorization: Bearer <token>/);
+  });
 });
 
 describe('the zones', () => {
+  it("the human's token on this machine is the desk: the window is told so when it asks who it is", async () => {
+    const bridge = await startBridge();
+    const res = await http(`${bridge.url}/bridge/whoami`, { token: bridge.token });
+    expect(res).toMatchObject({ status: 200, body: { party: 'desk' } });
+  });
+
   it('a role in the query of another route does not turn it into a stream', async () => {
     const bridge = await startBridge();
     for (const role of ['page', 'ai']) {
