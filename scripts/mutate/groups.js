@@ -35,6 +35,8 @@ export const GROUPS = {
       'test/security/unix-socket.test.ts',
       'test/security/guard-edges.test.ts',
       'test/security/agent-identity.test.ts',
+      // the remote listener's guards set the window party a device is (http/zones.ts partyOf)
+      'test/remote/remote-listener.test.ts',
     ],
   },
   pages: {
