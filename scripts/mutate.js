@@ -103,9 +103,13 @@ function summarize(names) {
       rows.push(
         `| ${name} | ${label} | ${score.toFixed(1)}% | ${killed} | ${survived} | ${uncovered} | ${equivalent} |`,
       );
+      const source = report.files[module.file]?.source ?? '';
       for (const m of mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')) {
         const at = `${module.file}:${m.location.start.line}:${m.location.start.column}`;
-        lost.push(`- ${at} ${m.mutatorName} (${m.status}): \`${oneLine(m.replacement ?? '')}\``);
+        // the code it replaces, not only where it starts: two mutants may start at one place (a condition and
+        // its left operand) and read alike
+        const change = `\`${oneLine(codeAt(source, m.location))}\` → \`${oneLine(m.replacement ?? '')}\``;
+        lost.push(`- ${at} ${m.mutatorName} (${m.status}): ${change}`);
       }
     }
   }
@@ -115,6 +119,14 @@ function summarize(names) {
     ...rows,
   ].join('\n');
   return { table, survivors: lost.length ? `Survivors:\n${lost.join('\n')}` : 'No survivors.', under };
+}
+
+/** The text of a report location (lines and columns from 1, the end exclusive) in the source. */
+function codeAt(source, { start, end }) {
+  const lines = source.split('\n');
+  const offset = ({ line, column }) =>
+    lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + column - 1;
+  return source.slice(offset(start), offset(end));
 }
 
 function oneLine(text) {
