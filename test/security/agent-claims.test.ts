@@ -74,6 +74,22 @@ describe('an id only the human wrote to', () => {
   });
 });
 
+describe('an id only the human wrote to, read but not acknowledged', () => {
+  it('once its caller is forgotten (the TTL), the messages it read keep it from a session that names it', async () => {
+    const bridge = await startBridge({ ttlMs: 200 });
+    const runner = await statelessAs(bridge, 'ci-runner');
+    await pushTo(bridge, 'ci-runner', 'the release notes are ready');
+    expect(texts(await callTool(runner, 'aiti_inbox'))).toEqual(['the release notes are ready']);
+    await waitFor(() => bridge.context.agents.get('ci-runner') === undefined, 5000, 'ci-runner to be forgotten');
+
+    const mallory = await connectAgent(bridge.url, { clientName: 'mallory' });
+    const taken = await callTool(mallory, 'aiti_hello', { agentId: 'ci-runner' });
+    expect(taken.isError).toBe(true);
+    expect(resultText(taken)).toContain('agent id "ci-runner" has an inbox that belongs to another agent');
+    expect(JSON.stringify(await callTool(mallory, 'aiti_inbox'))).not.toContain('release notes');
+  });
+});
+
 describe('an id a stateless caller took with aiti_hello', () => {
   it('is no longer shared: another stateless caller needs its key, after a restart too', async () => {
     const first = await startBridge();
