@@ -95,7 +95,7 @@ function claimOf(line: string): { id: string; entry: Entry } | string {
     return `gives agent id ${JSON.stringify(id)} the owner ${JSON.stringify(owner) ?? 'none'}, not "session" or "stateless"`;
   if (keyHash !== undefined && typeof keyHash !== 'string')
     return `gives agent id ${JSON.stringify(id)} a key hash that is no string`;
-  return { id, entry: { owner, ...(keyHash !== undefined ? { keyHash } : {}) } };
+  return { id, entry: { owner, keyHash } };
 }
 
 /**

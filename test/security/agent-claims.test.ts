@@ -178,7 +178,7 @@ describe("a client's own name", () => {
 });
 
 describe('agent-ids.jsonl', () => {
-  it('is 0600 and gains no line when the same client comes back', async () => {
+  it('is 0600 and gains no line when the same client comes back, or the bridge restarts', async () => {
     const bridge = await startBridge();
     for (let i = 0; i < 3; i++) {
       await (await connectAgent(bridge.url, { clientName: 'claude-code' })).close();
@@ -186,9 +186,12 @@ describe('agent-ids.jsonl', () => {
     }
     const file = claimsFile(bridge);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([
-      JSON.stringify({ id: 'claude-code', owner: 'session' }),
-    ]);
+    const lines = `${JSON.stringify({ id: 'claude-code', owner: 'session' })}\n`;
+    expect(readFileSync(file, 'utf8')).toBe(lines);
+    // a restart that takes no id writes nothing
+    await bridge.close();
+    await startBridge({ dataDir: bridge.context.config.dataDir });
+    expect(readFileSync(file, 'utf8')).toBe(lines);
   });
 
   it('damaged: each bad line is skipped with a warning that names it, and every other line still counts', async () => {
@@ -204,6 +207,7 @@ describe('agent-ids.jsonl', () => {
         '{"id":"admin-bot","owner":"admin"}',
         '{"id":42,"owner":"session"}',
         '{"id":"odd-key","owner":"session","keyHash":12345}',
+        '{"id":"no-owner"}',
         JSON.stringify({ id: 'after-damage', owner: 'session' }),
         '{"id":"torn","ow',
       ].join('\n'),
@@ -212,7 +216,8 @@ describe('agent-ids.jsonl', () => {
       `line ${whole + 1} of ${file} gives agent id "admin-bot" the owner "admin", not "session" or "stateless"; skipped (the other lines are read as usual)`,
       `line ${whole + 2} of ${file} names no agent id; skipped (the other lines are read as usual)`,
       `line ${whole + 3} of ${file} gives agent id "odd-key" a key hash that is no string; skipped (the other lines are read as usual)`,
-      `line ${whole + 5} of ${file} is not JSON (a write cut short by a crash?); skipped (the other lines are read as usual)`,
+      `line ${whole + 4} of ${file} gives agent id "no-owner" the owner none, not "session" or "stateless"; skipped (the other lines are read as usual)`,
+      `line ${whole + 6} of ${file} is not JSON (a write cut short by a crash?); skipped (the other lines are read as usual)`,
     ].map((line) => `[aiti:agents] warn: ${line}`);
 
     const dataDir = first.context.config.dataDir;
