@@ -5,8 +5,6 @@ import type { AgentTokens } from './tokens.js';
 
 /** Who asks to speak for an agent id (README "Connecting agents" → who is calling). */
 export interface Claimant {
-  /** the id this connection speaks for now */
-  current?: string;
   stateless: boolean;
   /** the request carried the human's token */
   humanToken: boolean;
@@ -18,13 +16,6 @@ export interface Claimant {
   ownName(agentId: string): boolean;
 }
 
-/**
- * Why this caller may not speak for `agentId`, or undefined when it may. An id is free when nobody has it
- * (no live session, no inbox, never taken); the client's own name is its own when no live session holds it
- * (how a client finds its inbox after a reconnect or a bridge restart); a chosen id needs the agentKey its
- * first aiti_hello returned; ids no session has taken stay shared among stateless callers; the human's token
- * may take any id.
- */
 /** What claimProblem reads: who is online, which ids were taken, and whether an id has an inbox. */
 export interface ClaimSources {
   agents: Pick<AgentRegistry, 'get' | 'isOnline'>;
@@ -33,12 +24,19 @@ export interface ClaimSources {
   agentTokens: Pick<AgentTokens, 'bindsName'>;
 }
 
+/**
+ * Why this caller may not speak for `agentId`, or undefined when it may. An id is free when nobody has it
+ * (no live session, no inbox, never taken); the client's own name is its own when no live session holds it
+ * (how a client finds its inbox after a reconnect or a bridge restart); a chosen id needs the agentKey its
+ * first aiti_hello returned; ids no session has taken stay shared among stateless callers; the human's token
+ * may take any id. The id a session already speaks for is never asked about (aiti_hello keeps it).
+ */
 export function claimProblem(bridge: ClaimSources, agentId: string, who: Claimant): string | undefined {
   if (who.boundTo !== undefined)
     return agentId === who.boundTo
       ? undefined
       : `this connection's agent token belongs to agent "${who.boundTo}" and speaks for that id only, not "${agentId}"`;
-  if (agentId === who.current || who.humanToken) return undefined;
+  if (who.humanToken) return undefined;
   if (bridge.agentTokens.bindsName(agentId))
     return `agent id "${agentId}" belongs to an agent token (an agent on another machine: aiti-bridge agent-token list); pick another agentId`;
   const { claims } = bridge;

@@ -24,7 +24,7 @@ export interface ToolCall {
    */
   bindAgent(agentId: string): Promise<Agent>;
   /** what the caller can show to speak for another agent id (aiti_hello checks it before bindAgent) */
-  claimant: Omit<Claimant, 'current' | 'agentKey'>;
+  claimant: Omit<Claimant, 'agentKey'>;
 }
 
 /**

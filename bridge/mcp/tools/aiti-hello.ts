@@ -43,7 +43,6 @@ export const aitiHello = defineTool({
     if (agentId && agentId !== call.agent.agentId) {
       const problem = claimProblem(bridge, agentId, {
         ...call.claimant,
-        current: call.agent.agentId,
         ...(agentKey !== undefined ? { agentKey } : {}),
       });
       if (problem) throw new ToolError(problem, agentKey !== undefined ? 'agentKey' : 'agentId');
