@@ -105,6 +105,18 @@ describe('the remote listener', () => {
     expect((await callTool(alpha, 'aiti_hello')).structuredContent).toMatchObject({ agentId: 'alpha' });
     const taken = await callTool(alpha, 'aiti_hello', { agentId: 'beta' });
     expect(taken.isError).toBe(true);
+    // nor an id nobody has: the token binds its session to one id
+    const free = await callTool(alpha, 'aiti_hello', { agentId: 'nobodys-id' });
+    expect(free.isError).toBe(true);
+    expect(JSON.stringify(free.content)).toContain(
+      'this connection\'s agent token belongs to agent \\"alpha\\" and speaks for that id only, not \\"nobodys-id\\"',
+    );
+    // a stateless call with the token names its own id, or none other
+    const own = await connectAgent(remote, { transport: 'stateless', token, headers: { 'x-aiti-agent': 'alpha' } });
+    expect((await callTool(own, 'bridge_status')).structuredContent).toMatchObject({ you: 'alpha' });
+    await expect(
+      connectAgent(remote, { transport: 'stateless', token, headers: { 'x-aiti-agent': 'nobodys-id' } }),
+    ).rejects.toThrow(/agent token belongs to agent \\"alpha\\"/);
     // a local client named like a token's agent gets another id, and cannot take it with aiti_hello
     const local = await connectAgent(bridge.url, { clientName: 'alpha' });
     expect((await callTool(local, 'aiti_hello')).structuredContent).toMatchObject({ agentId: 'alpha-2' });
