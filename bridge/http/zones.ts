@@ -35,8 +35,9 @@ export interface ZoneGuards {
 /** Who a window-zone request is: set by the window guard, read by the routes that answer the two differently. */
 export type WindowParty = 'desk' | 'device';
 
+/** A guard that set no party gets the less trusted one: forgetting it never makes a request the desk. */
 export function partyOf(ctx: { state: unknown }): WindowParty {
-  return (ctx.state as { party?: WindowParty }).party ?? 'desk';
+  return (ctx.state as { party?: WindowParty }).party ?? 'device';
 }
 export type ZoneName = keyof Zones;
 
