@@ -11,7 +11,7 @@ import type { PageRegistry } from './registry.js';
 import type { PageRequests } from './requests.js';
 import { Forbidden, NotFound, RateLimited } from '../errors.js';
 import { MAIN_FRAME, ResultBody, ResultSocketQuery } from '../protocol/index.js';
-import { answerFor } from '../http/errors.js';
+import { answerFor, type ErrorAnswer } from '../http/errors.js';
 import { hostCheck } from '../http/guard.js';
 import { checkPeer } from '../http/peer.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
@@ -69,7 +69,7 @@ export class ResultSockets {
   readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://bridge.invalid');
-    if (!PATHS.has(url.pathname)) return refuse(socket, 404, `no route GET ${url.pathname}`);
+    if (!PATHS.has(url.pathname)) return refuse(socket, 404, { error: `no route GET ${url.pathname}` });
     let admitted: Admitted;
     try {
       admitted = this.admit(req, url);
@@ -84,7 +84,7 @@ export class ResultSockets {
       (server) => server.handleUpgrade(req, socket, head, (ws) => this.serve(ws, admitted)),
       (error: unknown) => {
         this.bridge.log.error('result socket:', error);
-        refuse(socket, 500, 'the bridge could not open a WebSocket');
+        refuse(socket, 500, { error: 'the bridge could not open a WebSocket' });
       },
     );
   };
@@ -196,17 +196,17 @@ function keyOf(pageId: string, frameId: string): string {
   return `${pageId} ${frameId}`;
 }
 
-/** The status and message of a refused upgrade, as the HTTP routes answer them (bridge/http/errors.ts). */
-function answerOf(error: unknown): [number, string, number?] {
+/** The status and body of a refused upgrade, as the HTTP routes answer them (bridge/http/errors.ts). */
+function answerOf(error: unknown): [number, ErrorAnswer['body'], number?] {
   const answer = answerFor(error);
-  if (!answer) return [500, 'the bridge could not check this socket'];
-  return [answer.status, answer.body.error, answer.retryAfterS];
+  if (!answer) return [500, { error: 'the bridge could not check this socket' }];
+  return [answer.status, answer.body, answer.retryAfterS];
 }
 
-/** An upgrade refused before 101: a plain HTTP answer with `{error}`, then the connection closes. */
-function refuse(socket: Duplex, status: number, message: string, retryAfterS?: number): void {
+/** An upgrade refused before 101: a plain HTTP answer with `{error, field?}`, then the connection closes. */
+function refuse(socket: Duplex, status: number, answer: ErrorAnswer['body'], retryAfterS?: number): void {
   if (socket.destroyed) return;
-  const body = JSON.stringify({ error: message });
+  const body = JSON.stringify(answer);
   socket.end(
     [
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,

@@ -80,6 +80,24 @@ describe('a result socket ends with its frame', () => {
     expect(await pending.answer).toBe('posted');
   });
 
+  it('a command stream that reconnects keeps its frame’s socket: a command sent on the new stream is answered on it', async () => {
+    const bridge = await startBridge();
+    const page = await devPage(bridge);
+    const socket = await openSocket(bridge, page);
+    // the page's EventSource reconnects (a network blip): the bridge closes the old stream for the new one
+    const stream = await openPageStream(bridge.url, { instanceId: page.instanceId, secret: page.secret, origin: DEV });
+    const target = bridge.context.pages.get(page.pageId);
+    if (!target) throw new Error(`no page ${page.pageId}`);
+    const answer = bridge.context.requests.send(target, 'DOM.getText', {});
+    const { requestId } = (await stream.next('command')).data as { requestId: string };
+    socket.send(JSON.stringify({ requestId, ok: true, result: 'on the same socket' }));
+    const closedEarly = socket.closed.then((closed) => Promise.reject(new Error(`the socket closed: ${closed.join(' ')}`)));
+    expect(await Promise.race([answer, closedEarly])).toBe('on the same socket');
+    closedEarly.catch(() => undefined);
+    stream.close();
+    expect(await socket.closed).toEqual([1000, 'the stream closed']);
+  });
+
   it('an answer on the socket is counted as one: bridge_status shows how results arrived', async () => {
     const bridge = await startBridge();
     const page = await devPage(bridge);
@@ -128,6 +146,10 @@ describe('the result socket answers as an HTTP route does', () => {
       statusMessage: 'Forbidden',
       body: expect.stringContaining(`page \\"${page.pageId}\\" is not known here or its secret does not match`),
     });
+    // like an HTTP route's answer, it names the field to fix
+    expect(JSON.parse((await upgrade(socketUrl(bridge, { pageId: page.pageId, secret: 'guess' }))).body)).toMatchObject({
+      field: 'secret',
+    });
   });
 
   it('a frame the page registered but whose stream is not open has no socket', async () => {
@@ -142,6 +164,7 @@ describe('the result socket answers as an HTTP route does', () => {
         status: 404,
         body: JSON.stringify({
           error: `frame "f2" of page ${page.pageId} has no open command stream`,
+          field: 'frameId',
         }),
       },
     );
@@ -152,6 +175,23 @@ describe('the result socket answers as an HTTP route does', () => {
     const page = await devPage(bridge);
     expect(await upgrade(socketUrl(bridge, { pageId: page.pageId, secret: 'guess' }))).toMatchObject({ status: 403 });
     expect(bridge.context.limits.report().tarpit?.current ?? 0).toBe(0);
+  });
+
+  it('an upgrade without a Host header (HTTP/1.0) is refused for its Host, as a page route would be', async () => {
+    const bridge = await startBridge();
+    const page = await devPage(bridge);
+    const raw = connect(bridge.port, '127.0.0.1');
+    let answer = '';
+    raw.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise((done) => raw.once('close', done));
+    raw.write(
+      `GET /bridge/result-socket?pageId=${page.pageId}&secret=${page.secret} HTTP/1.0\r\n` +
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n' +
+        `Sec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nOrigin: ${DEV}\r\n\r\n`,
+    );
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(answer).toContain('{"error":"Host \\"\\" is not allowed;');
   });
 
   it('a client that resets its connection while its refusal is held leaves the bridge serving', async () => {
@@ -213,5 +253,43 @@ describe('messages a socket refuses, and how it says so', () => {
     expect(reason).toMatch(/^origin http:\/\/localhost:3000 sent more than 3 /);
     expect(Buffer.byteLength(reason)).toBe(123);
     expect(reason.endsWith('…')).toBe(true);
+  });
+
+  it('a reason repeating the Origin a program sent is whole at 123 bytes, and is never cut inside a character', async () => {
+    // a local program holding a page's secret may send any Origin header (latin-1 too), and the refusal names it
+    const bridge = await startBridge({ limits: { pageRequestBurst: 1, pageRequestsPerSecond: 1, tarpitMs: 0 } });
+    const page = await devPage(bridge);
+    const probe = 'http://127.1/';
+    // the refusal's whole words, as POST /bridge/result answers them once the probe origin's budget is spent
+    let whole = '';
+    while (!whole) {
+      const res = await http(`${bridge.url}/bridge/result`, {
+        headers: { 'content-type': 'text/plain', origin: probe },
+        body: { pageId: page.pageId, secret: page.secret, requestId: 'r0', ok: true },
+      });
+      if (res.status === 429) whole = (res.body as { error: string }).error;
+    }
+    expect(whole).toContain(probe);
+    const refusalFor = (origin: string) => whole.replace(probe, origin);
+    /** The close code and reason of a socket from `origin` past its budget (the upgrade took its one request). */
+    const closeFor = async (origin: string) => {
+      const socket = await openSocket(bridge, page, { origin });
+      for (let i = 0; i < 3; i++) socket.send(JSON.stringify({ requestId: `r${i}`, ok: true }));
+      return socket.closed;
+    };
+
+    const exact = probe + 'x'.repeat(123 - Buffer.byteLength(whole));
+    expect(Buffer.byteLength(refusalFor(exact))).toBe(123);
+    expect(await closeFor(exact)).toEqual([1008, refusalFor(exact)]);
+
+    // each é is two bytes: one of the two origins puts a character across the cut
+    for (const origin of [`${probe}${'é'.repeat(60)}`, `${probe}x${'é'.repeat(60)}`]) {
+      const [code, reason] = await closeFor(origin);
+      expect(code).toBe(1008);
+      expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
+      expect(reason).toMatch(/é…$/);
+      expect(refusalFor(origin).startsWith(reason.slice(0, -1))).toBe(true);
+    }
+    expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
   });
 });
