@@ -243,6 +243,35 @@ describe('messages a socket refuses, and how it says so', () => {
     expect((await http(`${bridge.url}/bridge/health`)).status).toBe(200);
   });
 
+  it('a client that breaks the protocol and ignores the close is cut off, not kept for the close handshake', async () => {
+    const bridge = await startBridge();
+    const page = await devPage(bridge);
+    // a program speaking the WebSocket wire by hand, which never answers a close frame and keeps its side open
+    const raw = connect({ port: bridge.port, host: '127.0.0.1', allowHalfOpen: true });
+    await new Promise((connected) => raw.once('connect', connected));
+    let received = Buffer.alloc(0);
+    raw.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    const ended = new Promise((done) => raw.once('end', done));
+    raw.on('error', () => undefined);
+    raw.write(
+      `GET /bridge/result-socket?pageId=${page.pageId}&secret=${page.secret} HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\n` +
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n' +
+        `Sec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nOrigin: ${DEV}\r\n\r\n`,
+    );
+    await waitFor(() => received.includes('\r\n\r\n'), 5000, 'the upgrade answered');
+    expect(received.toString('latin1')).toMatch(/^HTTP\/1\.1 101 /);
+    // a text frame (FIN, opcode 1), masked with zeros as a client must, whose payload is not UTF-8
+    raw.write(Buffer.from([0x81, 0x84, 0, 0, 0, 0, 0x7b, 0xff, 0xfe, 0x7d]));
+    await ended;
+    // the close frame the bridge sent says why: 1007
+    const close = received.subarray(received.indexOf('\r\n\r\n') + 4);
+    expect([close[0], close.readUInt16BE(2)]).toEqual([0x88, 1007]);
+    // it did not wait for this client's close frame (ws would, for 30 s): what the client sends now is reset
+    const knock = setInterval(() => raw.write(Buffer.from([0x81, 0x80, 0, 0, 0, 0])), 50);
+    await waitFor(() => raw.destroyed, 10_000, 'the connection reset by the bridge');
+    clearInterval(knock);
+  });
+
   it('a close reason is at most 123 bytes (RFC 6455): a longer one is cut and ends with …', async () => {
     const bridge = await startBridge({ limits: { pageRequestBurst: 3, pageRequestsPerSecond: 0.01, tarpitMs: 0 } });
     const page = await devPage(bridge);
