@@ -3,6 +3,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { claimPage } from '../helpers/page-wire.js';
 import { SseClient } from '../helpers/sse.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Which page may open a command stream (GET /bridge/sse?role=page), as the page, or a website pretending to be
@@ -101,6 +102,23 @@ describe('an older page agent, without a secret', () => {
     );
     expect(answer.field).toBe('secret');
     expect(await sessions(bridge)).toEqual([]);
+  });
+
+  it('cannot take the pageId of a claimed page the bridge forgot by naming its instance without the secret', async () => {
+    const bridge = await startBridge({ ttlMs: 150 });
+    const { instanceId, claim } = await claimPage(bridge.url, { url: `${DEV}/` });
+    // the page never opened its stream: after the TTL the bridge forgets it, and remembers only whose id it was
+    await waitFor(async () => (await sessions(bridge)).length === 0, 5000, 'the claimed page forgotten');
+    const squatter = await open(streamUrl(bridge, { instanceId, url: `${DEV}/` }), DEV);
+    expect(squatter.status).toBe(403);
+    expect(squatter.error).toContain(
+      `instanceId "${instanceId}" belongs to page ${claim.pageId}, which has a secret; claim it with POST /bridge/claim and its secret`,
+    );
+    expect(squatter.field).toBe('secret');
+    expect(await sessions(bridge)).toEqual([]);
+    // the page itself, with its secret, gets its pageId back
+    const own = await claimPage(bridge.url, { url: `${DEV}/`, instanceId, secret: claim.secret });
+    expect(own.claim.pageId).toBe(claim.pageId);
   });
 
   it('is refused by a bridge started with --refuse-legacy, from the developer’s own origin too', async () => {
