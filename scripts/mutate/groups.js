@@ -14,6 +14,8 @@
  * @property {string[]} tests the test files run against its mutants
  * @property {boolean} [browser] its modules run in the page: the page bundle is built from the mutated sources
  *   and told which mutant is active (scripts/mutate/activate-mutant.js)
+ * @property {number} [timeoutMS] Stryker's `timeoutMS` for this group, when its tests need more than the default
+ *   (scripts/mutate/stryker.config.mjs)
  */
 
 /** @type {Record<string, Group>} */

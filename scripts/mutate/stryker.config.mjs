@@ -25,7 +25,9 @@ const config = {
   concurrency: group.browser ? 1 : Number(process.env.AITI_MUTATE_CONCURRENCY ?? 1),
   incremental: process.env.AITI_MUTATE_FORCE !== '1',
   incrementalFile: `reports/mutation/${name}.incremental.json`,
-  reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
+  // timing: where the run spent its time, reports/mutation/<group>.timing.md (scripts/mutate/timing-reporter.js)
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/mutate/timing-reporter.js'],
+  reporters: ['clear-text', 'progress-append-only', 'json', 'html', 'timing'],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
@@ -33,9 +35,12 @@ const config = {
   tempDirName: `.stryker-tmp-${name}`,
   cleanTempDir: 'always',
   ignorePatterns: ['/dist', '/release', '/test-results', '/coverage', '/.tmp', '/.stryker-tmp*'],
-  // the suite's own timeouts catch a hung test; this is for a mutant that makes a whole run hang
-  timeoutMS: 60_000,
-  timeoutFactor: 2,
+  // A mutant that makes a test wait forever (an upgrade never answered, a socket never closed) fails that test
+  // after the mutation run's own test and hook timeouts (scripts/mutate/vitest.config.js: 15 s, 20 s), and counts
+  // as killed without a new test runner. Stryker's limit, factor × the covering tests' time + this + the dry
+  // run's overhead, is for a run that hangs past them: it ends as a Timeout, and the runner is started again.
+  timeoutMS: group.timeoutMS ?? 30_000,
+  timeoutFactor: 1.5,
   logLevel: 'info',
   fileLogLevel: 'off',
 };

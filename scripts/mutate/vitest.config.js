@@ -13,5 +13,11 @@ export default defineConfig({
     typecheck: { enabled: false },
     setupFiles: ['scripts/mutate/activate-mutant.js'],
     reporters: ['default'],
+    // A mutant often makes a test wait for what never comes, and the bridge it started then waits in afterEach for
+    // a socket nobody answers: with the suite's 30 s per test and 60 s per hook each such mutant cost minutes. The
+    // slowest passing test of a group takes ~6 s on this busy machine (a real Chromium; the dry run's slowest are
+    // in reports/mutation/<group>.timing.md), and the group's hooks only close bridges and browsers.
+    testTimeout: 15_000,
+    hookTimeout: 20_000,
   },
 });
