@@ -62,10 +62,10 @@ export class ResultSockets {
         this.end(keyOf(change.page.pageId, change.frameId ?? MAIN_FRAME), 'the stream closed');
       // unreachable today: a page is forgotten only with no stream open (registry.ts forget), and each stream's
       // `detached` closed its frame's socket already; kept so a change to forgetting cannot leave a socket open
-      // Stryker disable all: unreachable, see above
+      // Stryker disable next-line all: unreachable, see above
       if (change.type === 'forgotten')
+        // Stryker disable next-line all: unreachable, see above
         for (const key of [...this.open.keys()]) if (key.startsWith(`${change.page.pageId} `)) this.end(key, 'gone');
-      // Stryker restore all
     });
   }
 
@@ -89,12 +89,14 @@ export class ResultSockets {
     }
     void this.wsServer().then(
       (server) => server.handleUpgrade(req, socket, head, (ws) => this.serve(ws, admitted)),
-      // Stryker disable all: unreachable, ws is a dependency of the bridge and loads
+      // unreachable: ws is a dependency of the bridge, and it loads
+      // Stryker disable next-line all: unreachable, see above
       (error: unknown) => {
+        // Stryker disable next-line all: unreachable, see above
         this.bridge.log.error('result socket:', error);
+        // Stryker disable next-line all: unreachable, see above
         refuse(socket, 500, { error: 'the bridge could not open a WebSocket' });
       },
-      // Stryker restore all
     );
   };
 
@@ -244,13 +246,10 @@ function closeReason(error: unknown): string {
   // Stryker disable next-line StringLiteral: unreachable, take throws only Errors
   const message = answerFor(error)?.body.error ?? (error instanceof Error ? error.message : 'refused');
   const bytes = Buffer.from(message);
-  return bytes.length <= 123
-    ? message
-    : bytes
-        .subarray(0, 120)
-        .toString('utf8')
-        // a reason long enough to be cut carries page text only from the Origin header, which Node reads as latin-1:
-        // the one U+FFFD it can hold is the cut's own
-        // Stryker disable next-line Regex: equivalent, see above
-        .replace(/\uFFFD$/, '') + '…';
+  if (bytes.length <= 123) return message;
+  const cut = bytes.subarray(0, 120).toString('utf8');
+  // a reason long enough to be cut carries page text only from the Origin header, which Node reads as latin-1: the
+  // one U+FFFD it can hold is the one the cut made of a split character
+  // Stryker disable next-line Regex: equivalent, see above
+  return cut.replace(/\uFFFD$/, '') + '…';
 }
