@@ -14,8 +14,10 @@
  * @property {string[]} tests the test files run against its mutants
  * @property {boolean} [browser] its modules run in the page: the page bundle is built from the mutated sources
  *   and told which mutant is active (scripts/mutate/activate-mutant.js)
- * @property {number} [timeoutMS] Stryker's `timeoutMS` for this group, when its tests need more than the default
- *   (scripts/mutate/stryker.config.mjs)
+ * @property {number} [testTimeoutMS] the mutation run's time limit per test (and at least per hook) for this
+ *   group, when its passing tests need more than the default 15 s (scripts/mutate/vitest.config.js)
+ * @property {number} [timeoutMS] Stryker's `timeoutMS` for this group, when its runs need more than the default
+ *   30 s on top of 1.5 × its tests' time (scripts/mutate/stryker.config.mjs)
  */
 
 /** @type {Record<string, Group>} */
@@ -131,6 +133,8 @@ export const GROUPS = {
   'page-agent': {
     what: 'what the page did: element refs, form fill and its read-back, result caps',
     browser: true,
+    // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
+    testTimeoutMS: 30_000,
     modules: [
       { file: 'bridge/page-agent/dom/refs.ts' },
       { file: 'bridge/page-agent/ui/fill.ts' },
