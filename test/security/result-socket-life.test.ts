@@ -91,7 +91,9 @@ describe('a result socket ends with its frame', () => {
     const answer = bridge.context.requests.send(target, 'DOM.getText', {});
     const { requestId } = (await stream.next('command')).data as { requestId: string };
     socket.send(JSON.stringify({ requestId, ok: true, result: 'on the same socket' }));
-    const closedEarly = socket.closed.then((closed) => Promise.reject(new Error(`the socket closed: ${closed.join(' ')}`)));
+    const closedEarly = socket.closed.then((closed) =>
+      Promise.reject(new Error(`the socket closed: ${closed.join(' ')}`)),
+    );
     expect(await Promise.race([answer, closedEarly])).toBe('on the same socket');
     closedEarly.catch(() => undefined);
     stream.close();
@@ -147,9 +149,11 @@ describe('the result socket answers as an HTTP route does', () => {
       body: expect.stringContaining(`page \\"${page.pageId}\\" is not known here or its secret does not match`),
     });
     // like an HTTP route's answer, it names the field to fix
-    expect(JSON.parse((await upgrade(socketUrl(bridge, { pageId: page.pageId, secret: 'guess' }))).body)).toMatchObject({
-      field: 'secret',
-    });
+    expect(JSON.parse((await upgrade(socketUrl(bridge, { pageId: page.pageId, secret: 'guess' }))).body)).toMatchObject(
+      {
+        field: 'secret',
+      },
+    );
   });
 
   it('a frame the page registered but whose stream is not open has no socket', async () => {
