@@ -8,6 +8,7 @@ import { GROUPS } from './groups.js';
 // the group Stryker runs (scripts/mutate/stryker.config.mjs), for its own test time limit
 const group = GROUPS[process.env.AITI_MUTATE_GROUP ?? ''];
 const testTimeout = group?.testTimeoutMS ?? 15_000;
+const browser = group?.browser ?? false;
 
 export default defineConfig({
   ...suite,
@@ -17,6 +18,8 @@ export default defineConfig({
     // type tests are not affected by a mutant
     typecheck: { enabled: false },
     setupFiles: ['scripts/mutate/activate-mutant.js'],
+    // a browser group's tests share one Chromium, launched once for the run (shared-chromium.js)
+    globalSetup: [...[suite.test?.globalSetup ?? []].flat(), ...(browser ? ['scripts/mutate/shared-chromium.js'] : [])],
     reporters: ['default'],
     // A mutant often makes a test wait for what never comes, and the bridge it started then waits in afterEach for
     // a socket nobody answers: with the suite's 30 s per test and 60 s per hook each such mutant cost minutes.

@@ -2,10 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { onCleanup } from './bridge.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 
 export { CHROMIUM_ARGS, chromiumPath };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** a Chromium shared by the run's tests, when it has one (scripts/mutate/shared-chromium.js) */
+    chromiumEndpoint: string | undefined;
+  }
+}
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -15,9 +23,13 @@ export interface TestBrowser {
 
 /**
  * A real headless Chromium (CHROMIUM_PATH overrides /usr/bin/chromium) with a fresh profile, closed after the
- * current test. Each call gives its own browser, so tests do not share sessionStorage or permissions.
+ * current test. Each call gives its own browser, so tests do not share sessionStorage or permissions. In a run
+ * that shares one Chromium (the mutation run), a call without launch flags gets a fresh context of it instead:
+ * its own cookies, storage and permissions all the same.
  */
 export async function launchBrowser(options: { args?: string[]; locale?: string } = {}): Promise<TestBrowser> {
+  const shared = inject('chromiumEndpoint');
+  if (shared && !options.args) return contextOf(shared, options.locale);
   const profile = mkdtempSync(join(tmpdir(), 'aiti-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
@@ -34,4 +46,12 @@ export async function launchBrowser(options: { args?: string[]; locale?: string 
     context,
     newPage: () => context.newPage(),
   };
+}
+
+async function contextOf(endpoint: string, locale: string | undefined): Promise<TestBrowser> {
+  const browser = await chromium.connect(endpoint);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...(locale ? { locale } : {}) });
+  // closing a connected browser only disconnects from it
+  onCleanup(() => browser.close().catch(() => undefined));
+  return { context, newPage: () => context.newPage() };
 }
