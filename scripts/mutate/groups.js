@@ -135,12 +135,14 @@ export const GROUPS = {
     browser: true,
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
-    modules: [
+    // AITI_MUTATE_PAGE_AGENT=cap.ts,readback.ts mutates only those: one mutant at a time in Chromium is slow
+    // here, and Stryker writes its report only at the end, so a module run alone gives its score sooner
+    modules: onlyNamed(process.env.AITI_MUTATE_PAGE_AGENT, [
       { file: 'bridge/page-agent/dom/refs.ts' },
       { file: 'bridge/page-agent/ui/fill.ts' },
       { file: 'bridge/page-agent/ui/readback.ts' },
       { file: 'bridge/page-agent/cap.ts' },
-    ],
+    ]),
     tests: [
       'test/page/form-fill.test.ts',
       'test/page/form-fill-kept.test.ts',
@@ -149,3 +151,20 @@ export const GROUPS = {
     ],
   },
 };
+
+/**
+ * The modules whose file ends with one of the comma-separated `names`; all of them when `names` is unset.
+ * @param {string | undefined} names
+ * @param {Module[]} modules
+ * @returns {Module[]}
+ */
+function onlyNamed(names, modules) {
+  if (!names) return modules;
+  const wanted = names.split(',').map((name) => name.trim());
+  const chosen = modules.filter((module) => wanted.some((name) => module.file.endsWith(name)));
+  if (!chosen.length)
+    throw new Error(
+      `no module ends with ${wanted.join(' or ')}; the modules are ${modules.map((m) => m.file).join(', ')}`,
+    );
+  return chosen;
+}
