@@ -60,6 +60,11 @@ function masked(el: Element, value: Shown): Shown {
     : value;
 }
 
+/** What a field holds, to compare with what was set: a password's own value (what it shows is masked). */
+function heldValue(el: Element): Shown {
+  return isA(el, HTMLInputElement) && el.type === 'password' ? el.value : fieldValue(el);
+}
+
 /** The button named `wanted` in the scope, waiting a moment for one a closing menu still hides (aria-hidden). */
 async function findButton(wanted: string, scope: Element | Document): Promise<Element> {
   const text = clean(wanted);
@@ -163,7 +168,7 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   for (const { key, el, wanted, value } of expected) {
     // a re-render may have replaced the element: read the field the key names now
     const now = el.isConnected ? el : (findField(key, fieldsIn(scope)) ?? el);
-    const shows = fieldValue(now);
+    const shows = heldValue(now);
     if (kept(wanted.want, shows, wanted.how)) {
       const selector = stableSelectorFor(now);
       filled.push({ field: key, ...(selector ? { selector } : {}), value: masked(now, shows) });
