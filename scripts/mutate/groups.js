@@ -153,6 +153,7 @@ export const GROUPS = {
       'test/page/result-cap.test.ts',
       'test/page/form-fill-rewrites.test.ts',
       'test/page/refs.test.ts',
+      'test/page/form-fill-finds.test.ts',
     ],
   },
 };
