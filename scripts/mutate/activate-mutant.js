@@ -65,6 +65,8 @@ async function reportPageCoverage() {
   });
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-  // every 100 ms (and when the page leaves), the mutants whose hit count grew since the last report
-  return `(()=>{const ns=globalThis.__stryker__={};const sent={};const report=()=>{const hits=ns.mutantCoverage&&ns.mutantCoverage.static;if(!hits)return;const grown={};let any=false;for(const id in hits)if(hits[id]!==sent[id]){grown[id]=hits[id]-(sent[id]||0);sent[id]=hits[id];any=true}if(any)fetch(${JSON.stringify(url)},{method:'POST',mode:'no-cors',keepalive:true,body:JSON.stringify(grown)}).catch(()=>{})};setInterval(report,100);addEventListener('pagehide',report)})();`;
+  // every 100 ms, when the page leaves, and before the page sends the bridge anything (a test often ends on the
+  // page's answer, and its cleanup closes the page before the next tick: what the answer's code reached would
+  // be lost, and a mutant there would run without the test that kills it), the mutants whose hit count grew
+  return `(()=>{const ns=globalThis.__stryker__={};const sent={};const post=fetch.bind(globalThis);const report=()=>{const hits=ns.mutantCoverage&&ns.mutantCoverage.static;if(!hits)return;const grown={};let any=false;for(const id in hits)if(hits[id]!==sent[id]){grown[id]=hits[id]-(sent[id]||0);sent[id]=hits[id];any=true}if(any)post(${JSON.stringify(url)},{method:'POST',mode:'no-cors',keepalive:true,body:JSON.stringify(grown)}).catch(()=>{})};setInterval(report,100);addEventListener('pagehide',report);const send=WebSocket.prototype.send;WebSocket.prototype.send=function(data){report();return send.call(this,data)};globalThis.fetch=function(...args){report();return post(...args)}})();`;
 }
