@@ -34,6 +34,8 @@ describe('refs across documents and re-renders', () => {
     // 501 refs: one more than a block, and the last of them the first number after it
     const before = await refsOf();
     expect(new Set(before).size).toBe(501);
+    // short refs: one after another, not a block's worth apart
+    expect(Math.max(...before.map(number)) - Math.min(...before.map(number))).toBe(500);
     const ref550 = before[500] ?? '';
     await click(ref550);
     expect(await tab.textContent('#out')).toBe('clicked 550');
