@@ -34,6 +34,9 @@ describe('refs across documents and re-renders', () => {
     // 501 refs: one more than a block, and the last of them the first number after it
     const before = await refsOf();
     expect(new Set(before).size).toBe(501);
+    // an element keeps its ref from one call to the next
+    const first = (await exec(bridge, page, 'DOM.query', { target: 'css=#b0' })) as { matches: [{ ref: string }] };
+    expect(first.matches[0].ref).toBe(before[0]);
     // short refs: one after another, not a block's worth apart
     expect(Math.max(...before.map(number)) - Math.min(...before.map(number))).toBe(500);
     const ref550 = before[500] ?? '';
