@@ -244,7 +244,8 @@ export class Journal {
     const now = this.now();
     const day = now.toISOString().slice(0, 10);
     const current = this.files.get(agentId);
-    if (current && current.day === day && (current.size + bytes <= this.maxBytes || current.size === 0)) return current;
+    // a current file is never empty (its session line comes first), so a line bigger than maxBytes gets a file alone
+    if (current && current.day === day && current.size + bytes <= this.maxBytes) return current;
     const file = this.open(agentId, now, day);
     if (current) this.retire(current);
     this.files.set(agentId, file);
@@ -335,10 +336,8 @@ export class Journal {
 
   /** Writes the file's queued lines in one go and fsyncs them; on any failure the file holds none of them. */
   private async commit(file: JournalFile): Promise<void> {
-    if (!file.pending.length) return;
-    const waiters = file.waiters;
-    file.waiters = [];
-    const buffer = Buffer.from(file.pending.length === 1 ? (file.pending[0] ?? '') : file.pending.join(''));
+    const waiters = file.waiters.splice(0);
+    const buffer = Buffer.from(file.pending.join(''));
     file.pending = [];
     const start = file.committed;
     file.busy = true;
@@ -369,38 +368,33 @@ export class Journal {
   }
 
   /**
-   * After a failed batch the file is cut back to where the batch began. A file that cannot be trusted any more (its
-   * fsync failed, it was deleted, the cut failed, or the batch held its session line) is retired instead, and lines
-   * queued behind the batch are refused with it; the agent's next line opens a new file.
+   * After a failed batch the file is cut back to where the batch began, whatever failed: a refused line must not
+   * come back at the next start. A file that cannot be trusted any more (its fsync failed, it was deleted, the cut
+   * failed, or the batch held its session line) is retired, and lines queued behind the batch are refused with it;
+   * the agent's next line opens a new file.
    */
   private rollBack(file: JournalFile, start: number, error: unknown): void {
-    let trusted = start > 0 && (error as NodeJS.ErrnoException).syscall === 'write';
-    if (trusted) {
-      try {
-        this.disk.truncate(file.fd, start);
-      } catch {
-        trusted = false;
-      }
+    let cut = true;
+    try {
+      this.disk.truncate(file.fd, start);
+    } catch {
+      cut = false;
     }
-    if (trusted) return;
+    if (cut && start > 0 && (error as NodeJS.ErrnoException).syscall === 'write') return;
     if (start === 0) {
       try {
-        this.disk.truncate(file.fd, 0);
         unlinkSync(file.path);
       } catch {
         // an empty or vanished file is skipped by replay anyway
       }
     }
-    const queued = file.waiters;
-    file.waiters = [];
+    const queued = file.waiters.splice(0);
     file.pending = [];
     this.dirty.delete(file);
-    if (queued.length) {
-      const reason = new Unavailable(
-        `the journal file ${file.path} failed under an earlier write; send again (a new file is opened)`,
-      );
-      for (const waiter of queued) waiter.reject(reason);
-    }
+    const reason = new Unavailable(
+      `the journal file ${file.path} failed under an earlier write; send again (a new file is opened)`,
+    );
+    for (const waiter of queued) waiter.reject(reason);
     this.retire(file);
   }
 
@@ -455,6 +449,8 @@ export class Journal {
     }
     this.files.clear();
     this.retiring.clear();
+    // every queued line was written above: a flush that wakes up after this has nothing to write
+    this.dirty.clear();
   }
 }
 

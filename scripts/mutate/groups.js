@@ -90,7 +90,9 @@ export const GROUPS = {
     tests: [
       'test/inbox/journal.test.ts',
       'test/inbox/disk-faults.test.ts',
+      'test/inbox/journal-batches.test.ts',
       'test/inbox/replay-status.test.ts',
+      'test/inbox/replay-asks.test.ts',
       'test/inbox/replay.test.ts',
       'test/inbox/rename.test.ts',
       'test/reliability/replay-order.test.ts',

@@ -10,6 +10,9 @@ function errno(code: string, syscall: string, message: string): NodeJS.ErrnoExce
  * - `freeBytes`: how much more fits; a write past it is short, then fails with ENOSPC, as on a full disk;
  * - `failSync`: the next fsyncs fail with EIO;
  * - `refuseWrites`: every write fails with that code (EROFS, EACCES) until it is cleared;
+ * - `failTruncate`: the next cuts (ftruncate) fail with EIO, so a failed batch's fragment stays in the file;
+ * - `holdSyncs()`: fsyncs wait until released, as on a slow disk, so a test can act while a batch is being fsynced
+ *   (`syncing` says how many wait);
  * - `powerCut()`: every file loses what was written but never fsynced, as the page cache does when the power goes.
  * It counts fsyncs, so a test sees that an acknowledged line went through one.
  */
@@ -18,7 +21,11 @@ export class FaultyDisk implements JournalDisk {
   failSync = 0;
   /** while set, every write fails with this code (EROFS: the file system was remounted read-only) */
   refuseWrites?: string;
+  failTruncate = 0;
   syncs = 0;
+  /** fsyncs waiting for `holdSyncs`'s release */
+  syncing = 0;
+  private held: Promise<void> | undefined;
   /** per open file: its path and how many of its bytes an fsync made durable */
   private readonly files = new Map<number, { path: string; durable: number }>();
   /** closed files keep what they had on disk */
@@ -39,7 +46,22 @@ export class FaultyDisk implements JournalDisk {
     return wrote;
   }
 
+  /** Holds every fsync from now until the returned function is called. */
+  holdSyncs(): () => void {
+    let release: () => void = () => undefined;
+    this.held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
   async sync(fd: number): Promise<void> {
+    if (this.held) {
+      this.syncing++;
+      await this.held;
+      this.syncing--;
+    }
     if (this.failSync > 0) {
       this.failSync--;
       throw errno('EIO', 'fsync', 'i/o error');
@@ -51,6 +73,10 @@ export class FaultyDisk implements JournalDisk {
   }
 
   truncate(fd: number, length: number): void {
+    if (this.failTruncate > 0) {
+      this.failTruncate--;
+      throw errno('EIO', 'ftruncate', 'i/o error');
+    }
     const before = fstatSync(fd).size;
     nodeDisk.truncate(fd, length);
     this.freeBytes += Math.max(0, before - length);

@@ -65,7 +65,10 @@ describe('the journal on a disk that fails', () => {
     disk.freeBytes = 700; // room for a few lines, then a short write and ENOSPC
     const during = await push(inbox, 30, 'during');
     expect(during.refused.length).toBeGreaterThan(0);
-    expect(during.refused[0]).toMatch(/ENOSPC.*free disk space: nothing acknowledged was lost/);
+    // it names the file it could not write, what failed and what to do
+    expect(during.refused[0]).toMatch(
+      /could not write to .*claude.*\.jsonl: ENOSPC.*free disk space: nothing acknowledged was lost/,
+    );
     expect(journal.health()).toMatchObject({ ok: false, problem: expect.stringMatching(/ENOSPC/) });
     // the refused batch was cut off, so what still fits is taken
     const alone = await push(inbox, 1, 'alone');

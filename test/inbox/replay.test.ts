@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Inbox } from '../../bridge/inbox/inbox.js';
@@ -340,5 +340,79 @@ describe('the history order replay restores', () => {
     expect(Array.from(timeOrder(many, many.length))).toEqual(reference(many));
     const shuffled = Float64Array.from({ length: 500 }, (_, i) => (i * 7919) % 101);
     expect(Array.from(timeOrder(shuffled, shuffled.length))).toEqual(reference(shuffled));
+  });
+});
+
+describe('replay of journals written by hand or by an older bridge', () => {
+  const at = (s: number) => `2026-11-30T10:00:0${s}.000Z`;
+  /** a journal file of `agent` holding these lines after its session line */
+  const write = (dir: string, agent: string, lines: unknown[]) => {
+    mkdirSync(join(dir, agent), { recursive: true });
+    const session = { type: 'session', agentId: agent, startedAt: at(0), bridgeVersion: 'old' };
+    const text = [session, ...lines].map((line) => JSON.stringify(line) + '\n').join('');
+    writeFileSync(join(dir, agent, `${at(0).replace(/:/g, '-')}_x.jsonl`), text);
+  };
+  /** a message line in the bridge's own key order (read by its head), or in another (read whole) */
+  const own = (id: string, agentId: string, text?: string) => ({
+    type: 'message',
+    message: {
+      id,
+      kind: 'user_message',
+      from: 'window',
+      agentId,
+      ...(text ? { text } : {}),
+      at: at(1),
+      status: 'pending',
+    },
+  });
+  const other = (id: string, agentId: string, text: string) => ({
+    type: 'message',
+    message: { status: 'pending', at: at(1), text, agentId, from: 'window', kind: 'user_message', id },
+  });
+
+  for (const [form, line] of [
+    ['the bridge’s own form', own],
+    ['another key order', other],
+  ] as const)
+    it(`keeps the first of two lines with the same id, even the very first message (${form})`, () => {
+      const dir = tempDir();
+      write(dir, 'amy', [line('m-twice', 'amy', 'first copy'), line('m-twice', 'amy', 'second copy')]);
+      const inbox = open(dir);
+      expect(inbox.history({ agentId: 'amy' }).messages.map((m) => m.text)).toEqual(['first copy']);
+      expect(inbox.counts('amy')).toEqual({ pending: 1, delivered: 0, consumed: 0 });
+    });
+
+  it('a message whose line holds nothing but its head reads whole, even once its file is gone', () => {
+    const dir = tempDir();
+    write(dir, 'amy', [own('m-bare', 'amy')]);
+    const inbox = open(dir);
+    rmSync(join(dir, 'amy'), { recursive: true });
+    expect(inbox.history({ agentId: 'amy' }).messages).toEqual([
+      { id: 'm-bare', kind: 'user_message', from: 'window', agentId: 'amy', at: at(1), status: 'pending' },
+    ]);
+  });
+});
+
+describe('renames across a restart', () => {
+  it('are replayed in the order they were made, not the order their folders are read in', async () => {
+    const dir = tempDir();
+    const clock = { now: Date.parse('2026-11-30T10:00:00.000Z') };
+    const tick = () => (clock.now += 1000);
+    const first = open(dir, clock);
+    const one = await first.add('zed', { kind: 'user_message', from: 'window', text: 'one' });
+    tick();
+    await first.rename('zed', 'amy'); // journaled in zed's folder, read last
+    tick();
+    const two = await first.add('amy', { kind: 'user_message', from: 'window', text: 'two' });
+    tick();
+    await first.rename('amy', 'bob'); // journaled in amy's folder, read first
+    tick();
+    const before = first.history({ agentId: 'bob' }).messages.map((m) => m.id);
+    expect(before).toEqual([two.id, one.id]);
+    first.close();
+
+    const again = open(dir, clock);
+    expect(again.history({ agentId: 'bob' }).messages.map((m) => m.id)).toEqual(before);
+    expect(again.agentIds()).toEqual(['bob']);
   });
 });
