@@ -404,13 +404,13 @@ export class Asks {
   }
 
   private async expire(askId: string): Promise<boolean> {
-    const ask = this.get(askId);
-    if (!ask) return false;
     const entry = this.open.get(askId);
     if (!entry) return false;
-    // the countdown's own length: time spent paused is not time the human let pass
+    const { ask } = entry;
+    // the countdown's own length: time spent paused is not time the human let pass (nor is an expiry that came
+    // late, because an answer was being written or the machine was busy)
     const { durationMs } = ask.countdown;
-    const paused = Math.round((this.clock.now() - ask.openedAt - durationMs) / 1000);
+    const paused = Math.round(ask.countdown.pausedMs() / 1000);
     const text = `no answer within ${Math.round(durationMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence') return this.finish(entry, 'away', { value: 'away', text }, { away: true });

@@ -25,6 +25,9 @@ export const systemClock: Clock = {
 export class Countdown {
   private deadlineAt: number;
   private frozenMs: number | undefined;
+  /** when the running pause began, and how long the pauses before it lasted (monotonic ms) */
+  private pausedSince = 0;
+  private pausedBefore = 0;
   private cancelTimer: (() => void) | undefined;
   private stopped = false;
 
@@ -47,6 +50,11 @@ export class Countdown {
     return Math.max(0, this.deadlineAt - this.clock.now());
   }
 
+  /** How long it has been paused in all, the running pause included: time that did not count. */
+  pausedMs(): number {
+    return this.pausedBefore + (this.frozenMs === undefined ? 0 : this.clock.now() - this.pausedSince);
+  }
+
   /**
    * When the time runs out if nobody pauses again (while paused, as if resumed now), in wall-clock ms for the
    * ISO deadline shown: the time left, read on the monotonic clock, from the wall clock's now.
@@ -58,6 +66,7 @@ export class Countdown {
   pause(): void {
     if (this.stopped || this.frozenMs !== undefined) return;
     this.frozenMs = this.remainingMs();
+    this.pausedSince = this.clock.now();
     this.cancelTimer?.();
     this.cancelTimer = undefined;
   }
@@ -65,6 +74,7 @@ export class Countdown {
   resume(): void {
     if (this.stopped || this.frozenMs === undefined) return;
     this.deadlineAt = this.clock.now() + this.frozenMs;
+    this.pausedBefore += this.clock.now() - this.pausedSince;
     this.frozenMs = undefined;
     this.arm();
   }

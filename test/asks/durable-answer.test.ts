@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
-import { systemClock } from '../../bridge/asks/countdown.js';
+import { systemClock, type Clock } from '../../bridge/asks/countdown.js';
 import { journalLedger } from '../../bridge/asks/record.js';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger } from '../../bridge/log.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { waitFor } from '../helpers/wait.js';
 
 const log = createLogger('test', 'silent');
 
 /** The asks on a real journal (on the given disk), as createBridge wires them. */
-function compose(dir: string, disk?: FaultyDisk) {
+function compose(dir: string, disk?: FaultyDisk, clock: Clock = systemClock) {
   const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log, ...(disk ? { disk } : {}) }));
   inbox.replay();
   const asks = new Asks(
     { broadcast: () => undefined },
-    systemClock,
+    clock,
     journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
   );
   return { inbox, asks };
@@ -71,6 +73,55 @@ describe('the human’s answer is on disk before it is acknowledged', () => {
     const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
     expect(asks.views()).toEqual([]);
     await expect(ask.opened).rejects.toThrow(/ENOSPC/);
+    expect(asks.views()).toEqual([]);
+  });
+});
+
+describe('an ask whose ending is being written', () => {
+  it('a second decision meanwhile is refused, saying the ask is ending, and changes nothing', async () => {
+    const disk = new FaultyDisk();
+    const { asks } = compose(tempDir(), disk);
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?', async: true });
+    await ask.opened;
+    const release = disk.holdSyncs();
+    const answering = asks.act({ askId: ask.askId, action: 'answer', value: true });
+    await waitFor(() => disk.syncing > 0, 5000, 'the answer in its fsync');
+    for (const action of ['reject', 'pause'] as const)
+      await expect(asks.act({ askId: ask.askId, action })).rejects.toThrow(
+        `ask "${ask.askId}" is ending right now (answered); nothing was changed`,
+      );
+    release();
+    expect(await answering).toMatchObject({ status: 'answered' });
+    expect(await ask.outcome).toMatchObject({ status: 'answered', value: true });
+  });
+
+  it('the time runs out while the human’s answer is written, and the write fails: the ask ends timed out', async () => {
+    const disk = new FaultyDisk();
+    const clock = new ManualClock();
+    const { asks } = compose(tempDir(), disk, clock);
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?', timeoutMs: 30_000 });
+    await ask.opened;
+    clock.advance(29_000);
+    const release = disk.holdSyncs();
+    disk.failSync = 1;
+    const answering = asks.act({ askId: ask.askId, action: 'answer', value: true });
+    await waitFor(() => disk.syncing > 0, 5000, 'the answer in its fsync');
+    clock.advance(2_000); // the deadline passes meanwhile
+    release();
+    await expect(answering).rejects.toThrow(/EIO/);
+    expect(await ask.outcome).toMatchObject({ status: 'timed_out', text: 'no answer within 30 s' });
+    expect(asks.views()).toEqual([]);
+  });
+
+  it('a time-out that cannot be written still ends the ask for the agent', async () => {
+    const disk = new FaultyDisk();
+    const clock = new ManualClock();
+    const { asks } = compose(tempDir(), disk, clock);
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?', timeoutMs: 30_000 });
+    await ask.opened;
+    disk.freeBytes = 0;
+    clock.advance(30_000);
+    expect(await ask.outcome).toMatchObject({ status: 'timed_out' });
     expect(asks.views()).toEqual([]);
   });
 });
