@@ -112,6 +112,7 @@ export const GROUPS = {
       'test/asks/progress.test.ts',
       'test/asks/clock-step.test.ts',
       'test/asks/durable-answer.test.ts',
+      'test/asks/ending.test.ts',
       'test/asks/tools.test.ts',
       'test/asks/window.test.ts',
       'test/asks/page-asks.test.ts',
