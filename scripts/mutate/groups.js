@@ -117,6 +117,10 @@ export const GROUPS = {
       'test/asks/window.test.ts',
       'test/asks/page-asks.test.ts',
       'test/asks/page-gate.test.ts',
+      // "allow once" is not remembered: what act's remember decides
+      'test/asks/page-gate-edges.test.ts',
+      // an ask's pause on disk, as a restart reads it back
+      'test/inbox/replay-asks.test.ts',
     ],
   },
   window: {

@@ -60,6 +60,32 @@ describe('the ask countdown', () => {
     expect(countdown.remainingMs()).toBe(6_000);
   });
 
+  it('counts every pause, however often it is pressed', () => {
+    const clock = new ManualClock();
+    const countdown = new Countdown(10_000, () => undefined, clock);
+    countdown.pause();
+    clock.advance(5_000);
+    countdown.pause();
+    clock.advance(5_000);
+    countdown.resume();
+    clock.advance(1_000);
+    countdown.pause();
+    clock.advance(3_000);
+    expect(countdown.pausedMs()).toBe(13_000);
+    expect(countdown.remainingMs()).toBe(9_000);
+  });
+
+  it('a countdown stopped while paused never fires, even resumed', () => {
+    const clock = new ManualClock();
+    let expired = 0;
+    const countdown = new Countdown(1_000, () => expired++, clock);
+    countdown.pause();
+    countdown.stop();
+    countdown.resume();
+    clock.advance(5_000);
+    expect(expired).toBe(0);
+  });
+
   it('never fires once stopped', () => {
     const clock = new ManualClock();
     let expired = 0;

@@ -6,6 +6,7 @@ import { journalLedger } from '../../bridge/asks/record.js';
 import { Inbox } from '../../bridge/inbox/inbox.js';
 import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger } from '../../bridge/log.js';
+import type { AskUpdate } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
 import { ManualClock } from '../helpers/manual-clock.js';
@@ -123,5 +124,40 @@ describe('an ask whose ending is being written', () => {
     clock.advance(30_000);
     expect(await ask.outcome).toMatchObject({ status: 'timed_out' });
     expect(asks.views()).toEqual([]);
+  });
+});
+
+describe('decisions that change nothing write nothing', () => {
+  it('pausing an ask that is paused answers at once, even on a full disk', async () => {
+    const disk = new FaultyDisk();
+    const { asks } = compose(tempDir(), disk);
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?', async: true });
+    await ask.opened;
+    await asks.act({ askId: ask.askId, action: 'pause' });
+    disk.freeBytes = 0;
+    expect(await asks.act({ askId: ask.askId, action: 'pause' })).toMatchObject({ status: 'open', paused: true });
+  });
+
+  it('the agent withdrawing an ask while the human’s answer is written: the answer stands, told once', async () => {
+    const disk = new FaultyDisk();
+    const updates: AskUpdate[] = [];
+    const inbox = new Inbox(new Journal({ dir: tempDir(), bridgeVersion: 'test', log, disk }));
+    inbox.replay();
+    const asks = new Asks(
+      { broadcast: (event, data) => (event === 'ask_update' ? updates.push(data as AskUpdate) : undefined) },
+      systemClock,
+      journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
+    );
+    const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    await ask.opened;
+    const release = disk.holdSyncs();
+    const answering = asks.act({ askId: ask.askId, action: 'answer', value: true });
+    await waitFor(() => disk.syncing > 0, 5000, 'the answer in its fsync');
+    expect(await asks.cancel(ask.askId, 'the call was cancelled')).toBe(false);
+    release();
+    await answering;
+    expect(await ask.outcome).toMatchObject({ status: 'answered', value: true });
+    expect(updates.map((u) => u.status)).toEqual(['answered']);
+    expect(asks.recentEnds()).toEqual([{ askId: ask.askId, outcome: expect.objectContaining({ status: 'answered' }) }]);
   });
 });
