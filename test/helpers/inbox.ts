@@ -1,3 +1,6 @@
+import type { JournalDisk } from '../../bridge/inbox/disk.js';
+import { Inbox } from '../../bridge/inbox/inbox.js';
+import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 
 /** A logger that keeps its warnings, so a test can read what a person would read on stderr. */
@@ -6,4 +9,42 @@ export function recordingLog(): { log: Logger; warnings: string[] } {
   const base = createLogger('test', 'silent');
   const log: Logger = { ...base, warn: (message: string) => warnings.push(message), child: () => log };
   return { log, warnings };
+}
+
+/**
+ * The inbox over a journal in `dir`, replayed as the bridge opens it at start; `disk` a fault-injecting one
+ * (test/helpers/faulty-disk.ts) when the test needs one.
+ */
+export function openInbox(
+  dir: string,
+  options: { disk?: JournalDisk; maxBytes?: number; log?: Logger; now?: () => Date } = {},
+): { inbox: Inbox; journal: Journal } {
+  const journal = new Journal({
+    dir,
+    bridgeVersion: 'test',
+    log: options.log ?? createLogger('test', 'silent'),
+    ...(options.disk ? { disk: options.disk } : {}),
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const inbox = new Inbox(journal, options.now);
+  inbox.replay();
+  return { inbox, journal };
+}
+
+/** Pushes `count` messages to claude at once; the ids acknowledged and the errors of the refused ones. */
+export async function pushAtOnce(
+  inbox: Inbox,
+  count: number,
+  tag: string,
+): Promise<{ ok: string[]; refused: string[] }> {
+  const settled = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) =>
+      inbox.add('claude', { kind: 'user_message', from: 'window', text: `${tag} #${i} ${'x'.repeat(60)}` }),
+    ),
+  );
+  return {
+    ok: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.id] : [])),
+    refused: settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : [])),
+  };
 }

@@ -1,38 +1,10 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
-import type { JournalDisk } from '../../bridge/inbox/disk.js';
-import { createLogger, type Logger } from '../../bridge/log.js';
+import type { Logger } from '../../bridge/log.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
-import { recordingLog } from '../helpers/inbox.js';
-
-function open(dir: string, options: { disk?: JournalDisk; log?: Logger } = {}): { inbox: Inbox; journal: Journal } {
-  const journal = new Journal({
-    dir,
-    bridgeVersion: 'test',
-    log: options.log ?? createLogger('test', 'silent'),
-    ...(options.disk ? { disk: options.disk } : {}),
-  });
-  const inbox = new Inbox(journal);
-  inbox.replay();
-  return { inbox, journal };
-}
-
-/** Pushes `count` messages at once; returns the ids acknowledged and the errors of the refused ones. */
-async function push(inbox: Inbox, count: number, tag: string): Promise<{ ok: string[]; refused: string[] }> {
-  const settled = await Promise.allSettled(
-    Array.from({ length: count }, (_, i) =>
-      inbox.add('claude', { kind: 'user_message', from: 'window', text: `${tag} #${i} ${'x'.repeat(60)}` }),
-    ),
-  );
-  return {
-    ok: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.id] : [])),
-    refused: settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : [])),
-  };
-}
+import { openInbox as open, pushAtOnce as push, recordingLog } from '../helpers/inbox.js';
 
 function replayedIds(dir: string, log?: Logger): Map<string, string> {
   const { inbox } = open(dir, log ? { log } : {});

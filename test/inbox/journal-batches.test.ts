@@ -1,13 +1,9 @@
 import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
-import type { JournalDisk } from '../../bridge/inbox/disk.js';
-import type { Logger } from '../../bridge/log.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
-import { recordingLog } from '../helpers/inbox.js';
+import { openInbox as open, pushAtOnce as push, recordingLog } from '../helpers/inbox.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -15,38 +11,6 @@ import { waitFor } from '../helpers/wait.js';
  * and what the files hold afterwards. disk-faults.test.ts has the plain faults; these are about batches that meet
  * (one fails while another is being fsynced, a new file begins under one, the bridge stops under one).
  */
-
-interface Opened {
-  inbox: Inbox;
-  journal: Journal;
-}
-
-function open(dir: string, options: { disk?: JournalDisk; maxBytes?: number; log?: Logger; now?: () => Date } = {}) {
-  const journal = new Journal({
-    dir,
-    bridgeVersion: 'test',
-    log: options.log ?? recordingLog().log,
-    ...(options.disk ? { disk: options.disk } : {}),
-    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const inbox = new Inbox(journal, options.now);
-  inbox.replay();
-  return { inbox, journal } satisfies Opened;
-}
-
-/** Pushes `count` messages at once; the ids acknowledged and the errors of the refused ones. */
-async function push(inbox: Inbox, count: number, tag: string): Promise<{ ok: string[]; refused: string[] }> {
-  const settled = await Promise.allSettled(
-    Array.from({ length: count }, (_, i) =>
-      inbox.add('claude', { kind: 'user_message', from: 'window', text: `${tag} #${i} ${'x'.repeat(60)}` }),
-    ),
-  );
-  return {
-    ok: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.id] : [])),
-    refused: settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : [])),
-  };
-}
 
 /** What a restart finds: the ids it replays, and the warnings it prints. */
 function restart(dir: string): { ids: string[]; warnings: string[] } {

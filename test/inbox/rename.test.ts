@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createBridge } from '../../bridge/bridge.js';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
-import { createLogger } from '../../bridge/log.js';
+import type { Inbox } from '../../bridge/inbox/inbox.js';
 import type { InboxResult, MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
+import { openInbox } from '../helpers/inbox.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -78,12 +77,7 @@ describe('aiti_hello renames', () => {
 });
 
 describe('a rename the disk refuses', () => {
-  function open(dir: string, disk?: FaultyDisk): Inbox {
-    const log = createLogger('test', 'silent');
-    const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log, ...(disk ? { disk } : {}) }));
-    inbox.replay();
-    return inbox;
-  }
+  const open = (dir: string, disk?: FaultyDisk): Inbox => openInbox(dir, disk ? { disk } : {}).inbox;
   const texts = (inbox: Inbox, agentId: string) => inbox.history({ agentId, limit: 100 }).messages.map((m) => m.text);
 
   it('moves nothing: the messages read under the old name now, as they will after a restart', async () => {
