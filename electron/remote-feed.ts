@@ -39,7 +39,7 @@ export function remoteFeed(url: string, token: string, options: RemoteFeedOption
     const parsed = AiEvents[name as keyof typeof AiEvents].safeParse(json);
     if (!parsed.success) return;
     const event = { event: name, data: parsed.data } as AiEvent;
-    if (event.event === 'state') state = event.data;
+    state = fold(state, event);
     for (const listener of listeners) listener(event);
   };
 
@@ -79,6 +79,27 @@ export function remoteFeed(url: string, token: string, options: RemoteFeedOption
       controller.abort();
     },
   };
+}
+
+/**
+ * The snapshot after `event`: a `state` replaces it, an ask that opens or moves after it is kept in it, one that
+ * ended leaves it. So whoever reads the snapshot later sees the asks open now, not those of the last connect.
+ */
+function fold(state: StateEvent, event: AiEvent): StateEvent {
+  if (event.event === 'state') return event.data;
+  if (event.event === 'ask') {
+    const others = state.asks.filter((ask) => ask.askId !== event.data.askId);
+    return { ...state, asks: [...others, event.data] };
+  }
+  if (event.event === 'ask_update') {
+    const { askId, status, deadline, remainingMs, paused } = event.data;
+    if (status !== 'open') return { ...state, asks: state.asks.filter((ask) => ask.askId !== askId) };
+    return {
+      ...state,
+      asks: state.asks.map((ask) => (ask.askId === askId ? { ...ask, deadline, remainingMs, paused } : ask)),
+    };
+  }
+  return state;
 }
 
 async function read(body: ReadableStream<Uint8Array>, dispatch: (event: string, data: string) => void) {

@@ -10,11 +10,18 @@ import { waitFor } from '../helpers/wait.js';
  * is data), the OS opener per platform when the editor does not start, and what it says it ran or why not.
  */
 
-/** An "editor": a script that writes the arguments it got, one a line, to `argv.txt` beside it. */
+/**
+ * An "editor": a script that writes the arguments it got, one a line, to `argv.txt` beside it. It writes them
+ * elsewhere and renames: the redirect makes its file before anything is in it, and a test would read that empty.
+ */
 function fakeEditor(dir: string): { cmd: string; argv: string } {
   const cmd = join(dir, 'editor.sh');
   const argv = join(dir, 'argv.txt');
-  writeFileSync(cmd, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > ${JSON.stringify(argv)}\n`);
+  const partial = JSON.stringify(`${argv}.partial`);
+  writeFileSync(
+    cmd,
+    `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > ${partial}\nmv ${partial} ${JSON.stringify(argv)}\n`,
+  );
   chmodSync(cmd, 0o755);
   return { cmd, argv };
 }

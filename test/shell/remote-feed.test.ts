@@ -30,6 +30,27 @@ describe('the feed of an attached bridge', () => {
     expect(counts).toEqual([1, 2, 1]);
   });
 
+  it('its snapshot is the asks open now, also those opened, paused and ended since it connected', async () => {
+    const other = await startBridge();
+    const feed = remoteFeed(other.url, other.token);
+    onCleanup(() => feed.close());
+    // connected (the state event came) before any ask opened
+    await waitFor(() => feed.snapshot().version !== '', 5000, 'the state event');
+    const first = other.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'First?' });
+    await first.opened;
+    const late = other.context.asks.create({ kind: 'user_input', agentId: 'cursor', prompt: 'Table name?' });
+    await late.opened;
+    await waitFor(() => feed.snapshot().asks.length === 2, 5000, 'both asks in the snapshot');
+    await http(`${other.url}/bridge/answer`, { token: other.token, body: { askId: late.askId, action: 'pause' } });
+    await waitFor(() => feed.snapshot().asks.some((a) => a.askId === late.askId && a.paused), 5000, 'the pause');
+    await http(`${other.url}/bridge/answer`, {
+      token: other.token,
+      body: { askId: first.askId, action: 'answer', value: true },
+    });
+    await waitFor(() => feed.snapshot().asks.length === 1, 5000, 'the answered ask to leave the snapshot');
+    expect(feed.snapshot().asks.map((a) => a.prompt)).toEqual(['Table name?']);
+  });
+
   it('stays empty, without throwing, when the token is refused', async () => {
     const other = await startBridge();
     other.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
