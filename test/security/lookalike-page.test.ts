@@ -59,8 +59,18 @@ describe('a lookalike page does not take the commands of a page that closed', ()
 
   it('while the real page reloads, an unbound command waits for it and runs there, not on the lookalike', async () => {
     const bridge = await startBridge();
+    // the reloaded document stays without its page agent until the command waits: a reload that ended first would
+    // leave two connected pages, and an unbound call then rightly asks which (resolve-page.ts)
+    let loads = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     const site = await serveFixture({
-      '/': `<!doctype html><html><head><title>Shop</title>${agentTag(bridge)}</head><body><h1>Real shop</h1></body></html>`,
+      '/': async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.write('<!doctype html><html><head><title>Shop</title>');
+        if (++loads > 1) await released;
+        res.end(`${agentTag(bridge)}</head><body><h1>Real shop</h1></body></html>`);
+      },
     });
     const tab = await (await launchBrowser()).newPage();
     const real = await openPage(bridge, tab, `${site.url}/`);
@@ -84,10 +94,13 @@ describe('a lookalike page does not take the commands of a page that closed', ()
     });
     const reloading = tab.reload();
     await waitFor(() => detached, 5000, 'the real page reloading');
-    const during = await callTool(agent, 'page_exec', { cmd: 'DOM.getText', args: { target: 'css=h1' } });
+    const during = callTool(agent, 'page_exec', { cmd: 'DOM.getText', args: { target: 'css=h1' } });
+    await waitFor(() => bridge.context.requests.size === 1, 5000, 'the command waiting for the real page');
+    release();
+    const result = await during;
     await reloading;
-    expect(during.isError, resultText(during)).toBeFalsy();
-    expect(resultText(during)).toContain('Real shop');
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(resultText(result)).toContain('Real shop');
     expect(bridge.context.pages.get(real.pageId)?.frames.get('main')?.stream?.isOpen).toBe(true);
     expect(received).toEqual([]);
   });
