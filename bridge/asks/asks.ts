@@ -49,6 +49,8 @@ export interface Ask {
   /** monotonic ms (clock.now()), for how long it has been open */
   readonly openedAt: number;
   readonly countdown: Countdown;
+  /** the whole countdown it was given (a restored ask's countdown holds only what was left) */
+  readonly timeoutMs: number;
   /** resolves once the ask is on disk and its card shown; rejects (Unavailable) when it could not be written */
   readonly opened: Promise<void>;
   /** resolves once, when the ask ends, whichever way (after its end is on disk) */
@@ -132,13 +134,13 @@ export class Asks {
     const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS), MAX_ASK_TIMEOUT_MS);
     const createdAt = this.clock.wallNow();
     const written = this.ledger.opened(openedOf(askId, spec, createdAt, timeoutMs));
-    return this.start(askId, spec, { createdAt, remainingMs: timeoutMs, paused: false }, written).ask;
+    return this.start(askId, spec, { createdAt, timeoutMs, remainingMs: timeoutMs, paused: false }, written).ask;
   }
 
   private start(
     askId: string,
     spec: AskSpec,
-    time: { createdAt: number; remainingMs: number; paused: boolean },
+    time: { createdAt: number; timeoutMs: number; remainingMs: number; paused: boolean },
     written: Promise<void>,
   ): Entry {
     let resolve: (outcome: AskOutcome) => void = () => undefined;
@@ -166,6 +168,7 @@ export class Asks {
       // how long it has been open, on the monotonic clock (a restored ask opened before this run)
       openedAt: this.clock.now() - Math.max(0, this.clock.wallNow() - time.createdAt),
       countdown,
+      timeoutMs: time.timeoutMs,
       opened,
       outcome,
       remember: false,
@@ -195,7 +198,7 @@ export class Asks {
       const entry = this.start(
         opened.askId,
         spec,
-        { createdAt, remainingMs: Math.max(1, left), paused },
+        { createdAt, timeoutMs: opened.timeoutMs, remainingMs: Math.max(1, left), paused },
         Promise.resolve(),
       );
       await entry.ask.opened;
@@ -415,11 +418,11 @@ export class Asks {
     const entry = this.open.get(askId);
     if (!entry) return false;
     const { ask } = entry;
-    // the countdown's own length: time spent paused is not time the human let pass (nor is an expiry that came
-    // late, because an answer was being written or the machine was busy)
-    const { durationMs } = ask.countdown;
+    // the time it was given: time spent paused is not time the human let pass (nor is an expiry that came late,
+    // because an answer was being written or the machine was busy), and a restored ask had it all, not only what
+    // its countdown held after the restart
     const paused = Math.round(ask.countdown.pausedMs() / 1000);
-    const text = `no answer within ${Math.round(durationMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
+    const text = `no answer within ${Math.round(ask.timeoutMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence') return this.finish(entry, 'away', { value: 'away', text }, { away: true });
     return this.finish(entry, 'timed_out', { text });

@@ -88,13 +88,17 @@ describe('asks across a SIGKILL of the bridge', () => {
     const dataDir = tempDir();
     const first = await spawnBridge(dataDir);
     const agent = await connectAgent(first.url, { clientName: 'late' });
-    const asked = await callTool(agent, 'user_confirm', { prompt: 'Ship?', async: true, timeoutMs: 1500 });
+    const asked = await callTool(agent, 'user_confirm', { prompt: 'Ship?', async: true, timeoutMs: 2000 });
     const { askId } = asked.structuredContent as { askId: string };
     await kill(first.child);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     const second = await spawnBridge(dataDir);
     expect((await windowState(second)).asks).toEqual([]);
-    expect(await inboxOutcome(second, 'late', askId)).toMatchObject({ status: 'timed_out' });
+    // the agent is told the time the human had, not what was left of it at the restart
+    expect(await inboxOutcome(second, 'late', askId)).toMatchObject({
+      status: 'timed_out',
+      text: 'no answer within 2 s',
+    });
   });
 
   it('a paused ask comes back paused, with the time it had when the human paused it', async () => {
