@@ -29,11 +29,13 @@ const DANGERS: Record<
   // "allow for this page" is remembered per target origin: allowing one site is not allowing every other
   'cross-origin-navigation': (page, cmd, fields) => {
     const here = originOf(page.url, page.url);
-    if (typeof fields.url !== 'string') return { what: `navigate away from ${here}`, key: cmd };
+    // a page that never said where it is: the human is shown which page, not an empty URL
+    const from = page.url ? here : `page ${page.pageId} (its URL unknown)`;
+    if (typeof fields.url !== 'string') return { what: `navigate away from ${from}`, key: cmd };
     const target = originOf(fields.url, page.url);
     return target === here
       ? undefined
-      : { what: `navigate away from ${here} to ${fields.url}`, key: `${cmd} ${target}` };
+      : { what: `navigate away from ${from} to ${fields.url}`, key: `${cmd} ${target}` };
   },
 };
 

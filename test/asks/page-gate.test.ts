@@ -140,6 +140,14 @@ describe('what counts as dangerous', () => {
     expect(pageCommandDanger(page, 'Page.navigate', { url: '/other?x=1' })).toBeUndefined();
     expect(pageCommandDanger(page, 'Page.navigate', { url: 'http://localhost:3000/b' })).toBeUndefined();
   });
+
+  it('a page without a URL: any navigation is dangerous, and the human is told which page, not an empty URL', () => {
+    const nowhere = { pageId: 'p4', url: '' } as Page;
+    expect(pageCommandDanger(nowhere, 'Page.navigate', { url: 'https://example.com/' })?.what).toBe(
+      'navigate away from page p4 (its URL unknown) to https://example.com/',
+    );
+    expect(pageCommandDanger(nowhere, 'Page.navigate', { url: '/settings' })).toBeDefined();
+  });
 });
 
 interface ArgsSchema {
