@@ -80,3 +80,33 @@ export function detectFrameworks(): string[] {
   }
   return found;
 }
+
+/** how long after the agent starts a change to the DOM may still bring a framework in (an app that renders late) */
+const RENDER_WATCH_MS = 60_000;
+/** changes in a row are one detection: it runs this long after the first of them */
+const RENDER_SETTLE_MS = 300;
+
+/**
+ * Detects again when the DOM changes in the first minute: an app that renders later than the timed detections
+ * (a busy machine, a lazy route, data fetched first) is still named in bridge_status. One detection per burst of
+ * changes, so a busy page costs a timer, not a scan per mutation.
+ */
+export function redetectWhileRendering(redetect: () => void): void {
+  if (typeof MutationObserver !== 'function') return;
+  let pending = false;
+  const observer = new MutationObserver(() => {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      redetect();
+    }, RENDER_SETTLE_MS);
+  });
+  observer.observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['class'],
+  });
+  setTimeout(() => observer.disconnect(), RENDER_WATCH_MS);
+}

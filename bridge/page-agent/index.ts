@@ -7,7 +7,7 @@ import { claimPage, Connection } from './connection.js';
 import { watchCsp } from './csp.js';
 import { findBridge, isTopWindow } from './env.js';
 import { announceToChildren, frameSession, onParentReady, serveChildFrames } from './frames.js';
-import { detectFrameworks } from './frameworks.js';
+import { detectFrameworks, redetectWhileRendering } from './frameworks.js';
 import { setRefFrame } from './dom/refs.js';
 import { watchAltClick } from './human/open-file.js';
 import { toast } from './human/overlay.js';
@@ -150,6 +150,7 @@ function start(): void {
   if (document.readyState === 'complete') setTimeout(redetect, 500);
   else window.addEventListener('load', () => setTimeout(redetect, 500));
   setTimeout(redetect, 3000);
+  redetectWhileRendering(redetect);
 
   // Same-document navigations: the bridge keeps the page, and learns the new URL.
   const announce = () => {

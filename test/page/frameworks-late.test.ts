@@ -1,0 +1,36 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { sleep, waitFor } from '../helpers/wait.js';
+import { serveFixture } from '../fixtures/server.js';
+import { agentTag, ensurePageAgentBuilt, openPage } from './harness.js';
+
+beforeAll(() => ensurePageAgentBuilt(), 120_000);
+
+/**
+ * The page agent names a page's frameworks when it connects and again once the app has rendered. An app that
+ * renders late (a busy machine, a lazy route, data fetched first) must still be named in bridge_status.
+ */
+describe('frameworks an app brings in late', () => {
+  it('are named in bridge_status once the app renders them, after the timed detections have passed', async () => {
+    const bridge = await startBridge();
+    const site = await serveFixture({
+      '/': `<!doctype html><html><head><title>Late</title>${agentTag(bridge)}</head><body><main id="root"></main></body></html>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    const page = await openPage(bridge, tab, `${site.url}/`);
+    expect(page.frameworks).not.toContain('Chakra UI');
+    // past the agent's last timed detection (3 s after it starts): only a change to the page can bring it in now
+    await sleep(3500);
+    await tab.evaluate(() => {
+      const button = document.createElement('button');
+      button.className = 'chakra-button css-1x2y3z';
+      button.textContent = 'Save';
+      document.getElementById('root')?.append(button);
+    });
+    await waitFor(() => page.frameworks.includes('Chakra UI'), 5000, 'Chakra UI named for the page');
+    const agent = await connectAgent(bridge.url);
+    expect(resultText(await callTool(agent, 'bridge_status'))).toContain('Chakra UI');
+  });
+});
