@@ -36,10 +36,12 @@ describe('page side: claim, stream, commands, results', () => {
   });
 
   it('forgets a disconnected page after the TTL; the same tab coming back later gets its pageId again, another page a new one', async () => {
-    const bridge = await startBridge({ ttlMs: 150 });
+    // a TTL long enough for a claim to open its stream on a busy machine (a claimed page without one is forgotten
+    // after the TTL too)
+    const bridge = await startBridge({ ttlMs: 1500 });
     const page = await ScriptedPage.connect(bridge.url);
     page.close();
-    await waitFor(() => bridge.context.pages.get(page.pageId) === undefined, 3000);
+    await waitFor(() => bridge.context.pages.get(page.pageId) === undefined, 6000, 'the page forgotten');
     const sessions = await http(`${bridge.url}/bridge/sessions`, { token: bridge.token });
     expect(sessions.body).toEqual([]);
     const other = await ScriptedPage.connect(bridge.url);
@@ -49,12 +51,13 @@ describe('page side: claim, stream, commands, results', () => {
   });
 
   it('keeps a page that reconnects within the TTL', async () => {
-    const bridge = await startBridge({ ttlMs: 400 });
+    const bridge = await startBridge({ ttlMs: 1500 });
     const page = await ScriptedPage.connect(bridge.url);
     page.close();
-    await sleep(200);
+    await sleep(500);
     await page.open();
-    await sleep(400);
+    // past the TTL counted from the close: the reconnect reset it
+    await sleep(1600);
     expect(bridge.context.pages.get(page.pageId)).toBeDefined();
   });
 

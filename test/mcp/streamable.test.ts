@@ -237,7 +237,8 @@ describe('sessions and agents', () => {
   });
 
   it('ends a session that never opened a GET stream after the TTL without requests', async () => {
-    const bridge = await startBridge({ ttlMs: 300 });
+    // long enough that a busy machine gets the second request in before the TTL ends the session
+    const bridge = await startBridge({ ttlMs: 1500 });
     const sessionId = await initialize(bridge.url, 'idler');
     const first = await http(`${bridge.url}/mcp/mcp`, {
       body: { jsonrpc: '2.0', method: 'notifications/initialized' },

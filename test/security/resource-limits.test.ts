@@ -250,7 +250,8 @@ describe('window broadcasts', () => {
   });
 
   it('shows a forgotten page leaving the window', async () => {
-    const bridge = await startBridge({ ttlMs: 200 });
+    // long enough that the window is seen to show the page before the TTL takes it away, on a busy machine too
+    const bridge = await startBridge({ ttlMs: 1000 });
     const window = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${encodeURIComponent(bridge.token)}`);
     await window.next('state');
     const page = await claimPage(bridge.url);
