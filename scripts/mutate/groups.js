@@ -162,6 +162,7 @@ export const GROUPS = {
       'test/page/refs.test.ts',
       'test/page/form-fill-finds.test.ts',
       'test/page/refs-edges.test.ts',
+      'test/page/form-fill-edges.test.ts',
     ],
   },
 };

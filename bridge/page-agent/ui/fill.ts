@@ -120,7 +120,8 @@ function locate(args: PageCommandArgs<'UI.fill'>): Plan {
   };
   const first = attempt(scope);
   if (!first.missing.length) return first;
-  if (args.dialog === undefined && isA(scope, Document))
+  // the scope is the document only when no dialog was asked for (and none is open)
+  if (isA(scope, Document))
     for (const doc of frameDocuments(document)) {
       const inFrame = attempt(doc);
       if (!inFrame.missing.length) return inFrame;

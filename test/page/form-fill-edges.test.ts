@@ -1,0 +1,141 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startBridge } from '../helpers/bridge.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { serveFixture } from '../fixtures/server.js';
+import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
+
+beforeAll(() => ensurePageAgentBuilt());
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+/** A booking page whose own code settles values on blur, clamps a number and shows its button late. */
+const BOOKING = `
+  <form id="book" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'booked ' + this.city.value">
+    <label>City <input name="city" id="city"></label>
+    <label>Seats <input type="number" name="seats" id="seats"></label>
+    <label>Destination <input role="combobox" aria-expanded="false" name="destination" id="destination"></label>
+    <div id="actions" aria-hidden="true"><button id="send">Send</button></div>
+  </form>
+  <p id="out"></p>
+  <iframe title="Contact" src="/contact"></iframe>
+  <script>
+    // the app writes the city as it stores it once the field is left
+    document.getElementById('city').addEventListener('blur', (e) => (e.target.value = e.target.value.toUpperCase()));
+    // a free-text combobox (no list of suggestions) that settles its text once focus leaves it
+    document.getElementById('destination').addEventListener('blur', (e) => (e.target.value = e.target.value.trim().toUpperCase()));
+    // four seats at most
+    document.getElementById('seats').addEventListener('change', (e) => (e.target.value = String(Math.min(4, Number(e.target.value)))));
+    // the actions stay hidden while a menu closes, a moment after the city changed
+    document.getElementById('city').addEventListener('input', () =>
+      setTimeout(() => document.getElementById('actions').removeAttribute('aria-hidden'), 800));
+  </script>`;
+
+/** An open dialog that closes only once its save request answered, beside a frame with a field of its own. */
+const SLOW_DIALOG = `
+  <dialog id="slow" open><h2>Slow save</h2>
+    <form onsubmit="event.preventDefault(); setTimeout(() => document.getElementById('slow').close(), 400)">
+      <label>Title <input id="title"></label><button>Save</button>
+    </form>
+  </dialog>
+  <iframe title="Contact" src="/contact"></iframe>`;
+
+async function booking() {
+  const bridge = await startBridge();
+  const server = await serveFixture({
+    '/': `<!doctype html><title>Booking</title>${agentTag(bridge)}<body>${BOOKING}</body>`,
+    '/dialog': `<!doctype html><title>Slow</title>${agentTag(bridge)}<body>${SLOW_DIALOG}</body>`,
+    '/contact': `<!doctype html><title>Contact</title><body><label>Email <input id="email"></label></body>`,
+  });
+  const tab = await (await launchBrowser()).newPage();
+  const open = async (path: string) => {
+    await tab.goto(server.url + path);
+    await connectedPage(bridge, server.url + path);
+  };
+  const agent = await connectAgent(bridge.url);
+  const fill = async (args: Record<string, unknown>) => structured(await callTool(agent, 'form_fill', args));
+  const fails = async (args: Record<string, unknown>) => {
+    const result = await callTool(agent, 'form_fill', args);
+    expect(result.isError).toBe(true);
+    return resultText(result);
+  };
+  const email = () => tab.frameLocator('iframe').locator('#email').inputValue();
+  return { tab, open, fill, fails, email };
+}
+
+describe('form_fill: what the page does after the fill, and where it looks', () => {
+  it('reads back what the app settled once focus left; a button shown a moment later is pressed', async () => {
+    const { tab, open, fill } = await booking();
+    await open('/');
+    const result = await fill({ fields: { City: 'oslo' }, button: 'Send' });
+    expect(result).toMatchObject({ scope: 'the page', clicked: expect.stringContaining('Send') });
+    // no dialog: nothing to say about one staying open
+    expect(result).not.toHaveProperty('dialogOpen');
+    expect(result.filled).toEqual([{ field: 'City', selector: expect.any(String), value: 'OSLO' }]);
+    expect(await tab.textContent('#out')).toBe('booked OSLO');
+    // the selector it reports names the field
+    const [{ selector }] = result.filled as [{ selector: string }];
+    expect(await tab.locator(selector).inputValue()).toBe('OSLO');
+  });
+
+  it('a free-text combobox: the read-back is what it settled to once focus left it', async () => {
+    const { tab, open, fill } = await booking();
+    await open('/');
+    const result = await fill({ fields: { Destination: 'bergen' } });
+    expect(result.filled).toEqual([expect.objectContaining({ field: 'Destination', value: 'BERGEN' })]);
+    expect(await tab.inputValue('#destination')).toBe('BERGEN');
+  });
+
+  it('a number the app clamped: NOT filled, wanted said as text beside what it shows', async () => {
+    const { open, fill } = await booking();
+    await open('/');
+    const result = await fill({ fields: { Seats: 5 } });
+    expect(result.notFilled).toEqual([
+      expect.objectContaining({ field: 'Seats', wanted: '5', shows: '4', reason: 'the app did not keep the value' }),
+    ]);
+  });
+
+  it('keys split between the page and a frame: the page is the scope, the frame is left alone', async () => {
+    const { open, fill, email } = await booking();
+    await open('/');
+    const result = await fill({ fields: { City: 'Rome', Email: 'ada@example.com' } });
+    expect(result).toMatchObject({ scope: 'the page' });
+    expect(result.notFilled).toEqual([
+      expect.objectContaining({ field: 'Email', reason: expect.stringMatching(/^no field matches it in the page/) }),
+    ]);
+    expect(await email()).toBe('');
+  });
+
+  it('a named dialog is the only scope: a key that only a frame has is NOT filled there', async () => {
+    const { open, fill, email } = await booking();
+    await open('/dialog');
+    for (const args of [{ dialog: 'Slow save' }, {}]) {
+      const result = await fill({ ...args, fields: { Email: 'ada@example.com' } });
+      expect(result).toMatchObject({ scope: 'dialog "Slow save"' });
+      expect(result.notFilled).toEqual([
+        expect.objectContaining({ field: 'Email', reason: expect.stringMatching(/in dialog "Slow save"/) }),
+      ]);
+    }
+    expect(await email()).toBe('');
+  });
+
+  it('a dialog that closes once its save request answered is reported closed', async () => {
+    const { tab, open, fill } = await booking();
+    await open('/dialog');
+    const result = await fill({ dialog: 'Slow save', fields: { Title: 'Minutes' }, button: 'Save' });
+    expect(result).toMatchObject({ clicked: expect.stringContaining('Save'), dialogOpen: false });
+    expect(await tab.isVisible('#slow')).toBe(false);
+  });
+
+  it('no dialog open: a dialog asked for by name is an error that says none is open', async () => {
+    const { open, fails } = await booking();
+    await open('/');
+    expect(await fails({ dialog: 'Payment', fields: { City: 'x' } })).toMatch(
+      /no open dialog matches "Payment"; open dialogs: none; call self_ui/,
+    );
+  });
+});
