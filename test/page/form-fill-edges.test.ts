@@ -4,7 +4,7 @@ import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { serveFixture } from '../fixtures/server.js';
-import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
+import { agentTag, connectedPage, ensurePageAgentBuilt, refOf } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
 
@@ -63,8 +63,9 @@ async function booking() {
     expect(result.isError).toBe(true);
     return resultText(result);
   };
+  const snapshot = async () => String(structured(await callTool(agent, 'page_snapshot')).outline);
   const email = () => tab.frameLocator('iframe').locator('#email').inputValue();
-  return { tab, open, fill, fails, email };
+  return { tab, open, fill, fails, snapshot, email };
 }
 
 describe('form_fill: what the page does after the fill, and where it looks', () => {
@@ -93,9 +94,11 @@ describe('form_fill: what the page does after the fill, and where it looks', () 
   it('a number the app clamped: NOT filled, wanted said as text beside what it shows', async () => {
     const { open, fill } = await booking();
     await open('/');
-    const result = await fill({ fields: { Seats: 5 } });
+    // and what was not filled in the order the keys were given, whatever the reason
+    const result = await fill({ fields: { Seats: 5, Colour: 'red' } });
     expect(result.notFilled).toEqual([
       expect.objectContaining({ field: 'Seats', wanted: '5', shows: '4', reason: 'the app did not keep the value' }),
+      expect.objectContaining({ field: 'Colour', reason: expect.stringMatching(/^no field matches it/) }),
     ]);
   });
 
@@ -129,6 +132,28 @@ describe('form_fill: what the page does after the fill, and where it looks', () 
     const result = await fill({ dialog: 'Slow save', fields: { Title: 'Minutes' }, button: 'Save' });
     expect(result).toMatchObject({ clicked: expect.stringContaining('Save'), dialogOpen: false });
     expect(await tab.isVisible('#slow')).toBe(false);
+  });
+
+  it('the field and the button named by the refs of a snapshot', async () => {
+    const { tab, open, fill, snapshot } = await booking();
+    await open('/');
+    await tab.evaluate(() => document.getElementById('actions')?.removeAttribute('aria-hidden'));
+    const outline = await snapshot();
+    const result = await fill({
+      fields: { [refOf(outline, 'textbox "City"')]: 'Lima' },
+      button: refOf(outline, 'button "Send"'),
+    });
+    expect(result).toMatchObject({ clicked: expect.stringContaining('Send') });
+    expect(await tab.textContent('#out')).toBe('booked LIMA');
+  });
+
+  it('a frame without buttons: the missing button is named, and "none" are there', async () => {
+    const { open, fails, email } = await booking();
+    await open('/');
+    expect(await fails({ fields: { Email: 'ada@example.com' }, button: 'Go' })).toMatch(
+      /the fields were filled, but no button "Go" is in the frame \/contact; buttons there: none/,
+    );
+    expect(await email()).toBe('ada@example.com');
   });
 
   it('no dialog open: a dialog asked for by name is an error that says none is open', async () => {
