@@ -20,13 +20,15 @@ function structured(result: CallToolResult): Record<string, unknown> {
  */
 const BOOKING = `
   <form id="book" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'booked ' + this.city.value">
-    <label>Backup city <input name="backup" id="backup"></label>
+    <label>Backup city <input name="backup" id="backup" placeholder="Second choice"></label>
     <label>City <input name="city" id="city"></label>
-    <label>Seats <input type="number" name="seats" id="seats"></label>
+    <label>Seats <input type="number" name="party_size" id="seats"></label>
+    <span id="arrival-label">Arrival</span> <input id="arrival" aria-labelledby="arrival-label" aria-label="Arrival day">
     <label><input type="checkbox" id="window"> Window seat</label>
-    <input>
+    <input value="Express">
     <label>Code <input id="code1" maxlength="1"></label><input id="code2" maxlength="1" aria-label="Code, second digit">
-    <div id="actions" aria-hidden="true"><button type="button">Send later</button><button id="send">Send</button></div>
+    <div id="actions" aria-hidden="true"><button type="button" onclick="document.getElementById('out').textContent = 'kept for later'">Send later</button><button id="send">Send</button>
+      <button type="button" value="Search" onclick="document.getElementById('out').textContent = 'searched'"><svg width="12" height="12"></svg></button></div>
   </form>
   <p id="out"></p>
   <iframe title="Contact" src="/contact"></iframe>
@@ -66,7 +68,7 @@ async function booking() {
   const server = await serveFixture({
     '/': `<!doctype html><title>Booking</title>${agentTag(bridge)}<body>${BOOKING}</body>`,
     '/dialog': `<!doctype html><title>Slow</title>${agentTag(bridge)}<body>${SLOW_DIALOG}</body>`,
-    '/contact': `<!doctype html><title>Contact</title><body><label>Email <input id="email"></label></body>`,
+    '/contact': `<!doctype html><title>Contact</title><body><label>Email <input id="email"></label><label>Seats <input id="contact-seats"></label></body>`,
   });
   const tab = await (await launchBrowser()).newPage();
   const open = async (path: string) => {
@@ -111,6 +113,37 @@ describe('form_fill: what the page does after the fill, and where it looks', () 
     expect(await tab.inputValue('#destination')).toBe('BERGEN');
   });
 
+  it('a field by placeholder, name or aria-label beside its label, by part of its label, by text=', async () => {
+    const { tab, open, fill } = await booking();
+    await open('/');
+    const result = await fill({
+      fields: {
+        'Second choice': 'Bergen',
+        party_size: 3,
+        'Arrival day': 'Friday',
+        'Window s': true,
+        'text=City': 'rome',
+      },
+    });
+    expect(result.notFilled).toBeUndefined();
+    expect(await tab.inputValue('#backup')).toBe('Bergen');
+    expect(await tab.inputValue('#seats')).toBe('3');
+    expect(await tab.inputValue('#arrival')).toBe('Friday');
+    expect(await tab.isChecked('#window')).toBe(true);
+    expect(await tab.inputValue('#city')).toBe('ROME');
+  });
+
+  it('a button by part of its name, or by its value when it shows only an icon', async () => {
+    const { tab, open, fill } = await booking();
+    await open('/');
+    expect(await fill({ fields: { City: 'Oslo' }, button: 'later' })).toMatchObject({
+      clicked: expect.stringContaining('Send later'),
+    });
+    expect(await tab.textContent('#out')).toBe('kept for later');
+    await fill({ fields: { City: 'Oslo' }, button: 'Search' });
+    expect(await tab.textContent('#out')).toBe('searched');
+  });
+
   it('focus the app moved on to the next box stays there', async () => {
     const { tab, open, fill } = await booking();
     await open('/');
@@ -120,26 +153,34 @@ describe('form_fill: what the page does after the fill, and where it looks', () 
   });
 
   it('a number the app clamped: NOT filled, wanted said as text beside what it shows', async () => {
-    const { open, fill } = await booking();
+    const { tab, open, fill } = await booking();
     await open('/');
     // and what was not filled in the order the keys were given, whatever the reason
-    const result = await fill({ fields: { Seats: 5, Colour: 'red' } });
+    // a field is never named by what it holds ("Express", in the unlabelled one)
+    const result = await fill({ fields: { Seats: 5, Colour: 'red', Express: 'no' } });
     expect(result.notFilled).toEqual([
       expect.objectContaining({ field: 'Seats', wanted: '5', shows: '4', reason: 'the app did not keep the value' }),
       expect.objectContaining({ field: 'Colour', reason: expect.stringMatching(/^no field matches it/) }),
+      expect.objectContaining({ field: 'Express', reason: expect.stringMatching(/^no field matches it/) }),
     ]);
+    expect(await tab.inputValue('input[value=Express]')).toBe('Express');
+    // no button asked for: nothing to say about one
+    expect(result).not.toHaveProperty('note');
   });
 
   it('keys split between the page and a frame: the page is the scope, the frame is left alone', async () => {
-    const { open, fill, email } = await booking();
+    const { tab, open, fill, email } = await booking();
     await open('/');
+    // all of them in the page: filled there, though the frame has them too
+    expect(await fill({ fields: { Seats: 2 } })).toMatchObject({ scope: 'the page' });
+    expect(await tab.inputValue('#seats')).toBe('2');
     const result = await fill({ fields: { City: 'Rome', Email: 'ada@example.com' } });
     expect(result).toMatchObject({ scope: 'the page' });
     expect(result.notFilled).toEqual([
       expect.objectContaining({
         field: 'Email',
         reason:
-          'no field matches it in the page; fields there: "Backup city", "City", "Seats", "Window seat", "Code", "Code, second digit" (call self_ui for selectors)',
+          'no field matches it in the page; fields there: "Backup city", "City", "Seats", "Arrival", "Window seat", "Code", "Code, second digit" (call self_ui for selectors)',
       }),
     ]);
     expect(await email()).toBe('');
