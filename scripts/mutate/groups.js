@@ -161,6 +161,8 @@ export const GROUPS = {
       'test/page/form-fill-rewrites.test.ts',
       'test/page/refs.test.ts',
       'test/page/form-fill-finds.test.ts',
+      'test/page/refs-edges.test.ts',
+      'test/page/form-fill-edges.test.ts',
     ],
   },
 };

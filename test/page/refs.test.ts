@@ -51,8 +51,14 @@ describe('refs across documents and re-renders', () => {
       await expect(refused).rejects.toThrow(/is from an earlier document of this page.*refs start at e\d+/);
     }
     expect(await tab.textContent('#out')).toBe('');
+    // the first number of the new document names nothing before that document hands it out
+    const refusal = await click(ref550).catch((error: unknown) => String(error));
+    const start = /refs start at (e\d+)/.exec(String(refusal))?.[1] ?? '';
+    await expect(click(start)).rejects.toThrow(`ref ${start} was never handed out by this document`);
     const after = await refsOf();
     expect(Math.min(...after.map(number))).toBeGreaterThan(Math.max(...before.map(number)));
+    // where this document's refs start, still right once it took its second block of numbers
+    await expect(click(ref550)).rejects.toThrow(`refs start at e${Math.min(...after.map(number))})`);
     expect(new Set(after).size).toBe(501);
     await click(after[500] ?? '');
     expect(await tab.textContent('#out')).toBe('clicked 550');

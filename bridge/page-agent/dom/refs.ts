@@ -1,5 +1,5 @@
 import { MAIN_FRAME } from '../../protocol/common.js';
-import { formatRef, parseRef } from '../../protocol/refs.js';
+import { formatRef, parseRef, type ParsedRef } from '../../protocol/refs.js';
 
 /**
  * Refs (`e12`, `f1:e12` in a frame) name elements between calls: a snapshot hands them out, every command takes
@@ -9,7 +9,8 @@ import { formatRef, parseRef } from '../../protocol/refs.js';
  */
 const refOf = new WeakMap<Element, number>();
 const byNumber = new Map<number, WeakRef<Element>>();
-const STORE_KEY = 'aiti:next-ref';
+/** under the page agent's own prefix, which Storage.get leaves out of the page's data */
+const STORE_KEY = 'aiti-bridge:next-ref';
 /** numbers are reserved in blocks, so handing out a ref rarely writes to sessionStorage */
 const BLOCK = 500;
 
@@ -23,26 +24,18 @@ export class RefError extends Error {}
 
 const SNAPSHOT = 'take a new page_snapshot (or DOM.query) and use a ref from it';
 
-function storage(): Storage | undefined {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined; // sandboxed or storage-less documents
-  }
-}
-
 function reserve(): void {
-  const store = storage();
   let start: number;
   try {
-    start = Math.max(1, Number(store?.getItem(STORE_KEY)) || 0);
-    store?.setItem(STORE_KEY, String(start + BLOCK));
+    const store = window.sessionStorage;
+    start = Math.max(1, Number(store.getItem(STORE_KEY)) || 0);
+    store.setItem(STORE_KEY, String(start + BLOCK));
   } catch {
-    start = 0;
+    // sandboxed or storage-less documents: a base from this document's start time, a thousand numbers per
+    // millisecond, keeps a later document of the tab above every ref an earlier one handed out (at most 14
+    // digits, and parseRef takes 15; it wraps every three years)
+    start = 1 + ((Math.floor(performance.timeOrigin) * 1000) % 1e14);
   }
-  if (!store || start === 0)
-    // no storage: a base from this document's start time keeps later documents above earlier ones
-    start = 1 + (Math.floor(performance.timeOrigin / 10) % 1e9);
   if (first === 0) first = start;
   next = Math.max(next, start);
   reservedUntil = start + BLOCK;
@@ -73,10 +66,8 @@ export function isRef(target: string): boolean {
   return parseRef(target) !== undefined;
 }
 
-/** The element a ref names in this document, or a RefError saying why it cannot be used. */
-export function elementForRef(target: string): Element {
-  const ref = parseRef(target);
-  if (!ref) throw new RefError(`${JSON.stringify(target)} is not a ref (refs look like e12, or f1:e12 in frame f1)`);
+/** The element a ref (parsed by `parseRef`) names in this document, or a RefError saying why it cannot be used. */
+export function elementForRef(ref: ParsedRef): Element {
   const text = formatRef(ref.frameId, ref.n);
   // a bare ref sent to a frame means that frame's own ref (a caller that gave frameId may drop the prefix)
   if (ref.frameId !== MAIN_FRAME && ref.frameId !== frameId)

@@ -1,6 +1,7 @@
 import { isActionable, nameOf, roleOf } from './aria.js';
 import { deepElements, deepQueryAll } from './deep.js';
-import { elementForRef, isRef } from './refs.js';
+import { parseRef } from '../../protocol/refs.js';
+import { elementForRef } from './refs.js';
 import { isVisible, normalize } from './visible.js';
 
 /** A target matched nothing: the message says what was looked for and what to do. */
@@ -15,7 +16,8 @@ const SNAPSHOT_HINT = 'take a new page_snapshot and use a ref from it';
 export function findAll(target: string): Element[] {
   const value = target.trim();
   // a ref names one element or fails with why (earlier document, element gone): never a fallback to text
-  if (isRef(value)) return [elementForRef(value)];
+  const ref = parseRef(value);
+  if (ref) return [elementForRef(ref)];
   if (value.startsWith('css=')) return queryCss(value.slice(4));
   if (value.startsWith('text=')) return findByText(value.slice(5));
   try {

@@ -69,7 +69,7 @@ function heldValue(el: Element): Shown {
 async function findButton(wanted: string, scope: Element | Document): Promise<Element> {
   const text = clean(wanted);
   const name = (el: Element) => clean(nameOf(el, roleOf(el)) || el.getAttribute('value') || '');
-  let buttons: Element[] = [];
+  let buttons: Element[];
   for (const until = Date.now() + 1500; ;) {
     buttons = buttonsIn(scope);
     const found =
@@ -120,7 +120,8 @@ function locate(args: PageCommandArgs<'UI.fill'>): Plan {
   };
   const first = attempt(scope);
   if (!first.missing.length) return first;
-  if (args.dialog === undefined && isA(scope, Document))
+  // the scope is the document only when no dialog was asked for (and none is open)
+  if (isA(scope, Document))
     for (const doc of frameDocuments(document)) {
       const inFrame = attempt(doc);
       if (!inFrame.missing.length) return inFrame;
@@ -161,7 +162,7 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   }
   // blur: widgets such as MUI Autocomplete settle their value when focus leaves them
   const active = (isA(scope, Document) ? scope : scope.ownerDocument).activeElement;
-  if (isA(active, HTMLElement) && plan.found.some(([, el]) => el === active || el.contains(active))) active.blur();
+  if (isA(active, HTMLElement) && plan.found.some(([, el]) => el.contains(active))) active.blur();
   await frame();
   await frame();
   const filled: UiFillResult['filled'] = [];
@@ -180,10 +181,9 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
         reason: wanted.unkept ?? 'the app did not keep the value',
       });
   }
-  // in the order the keys were given
+  // in the order the keys were given (filled is in that order already: keys are set and read back in it)
   const order = Object.keys(args.fields);
   notFilled.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
-  filled.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
   const result: UiFillResult = { scope: scopeName(scope), filled };
   if (notFilled.length) {
     result.notFilled = notFilled;
