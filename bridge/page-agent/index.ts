@@ -47,7 +47,24 @@ function start(): void {
 
   const top = isTopWindow();
   const asFrame = top ? undefined : frameSession(endpoint, () => frameworks);
-  const obtain = asFrame ?? (() => claimPage(endpoint, frameworks));
+  // what the bridge was last told, by a claim it answered: a change seen while a claim was on its way is sent after
+  let told: string | undefined;
+  let claiming = false;
+  const claimWith = async () => {
+    const sent = frameworks;
+    claiming = true;
+    try {
+      const session = await claimPage(endpoint, sent);
+      told = sent.join();
+      // once the connection holds the session: a refused claim is not tried again from here (no loop while the
+      // bridge is down; the connection claims again when it reconnects)
+      setTimeout(redetect, 0);
+      return session;
+    } finally {
+      claiming = false;
+    }
+  };
+  const obtain = asFrame ?? claimWith;
   // A document that is being replaced stops taking commands once its running ones have answered, so the
   // bridge holds the next command for the new document instead of sending it here to be lost in the unload.
   let running = 0;
@@ -140,12 +157,12 @@ function start(): void {
   watchAltClick(agent.root, (payload) => connection.postEvent('open_file', payload));
   connection.start();
 
-  // Apps render after the agent loads: detect again once they have, and tell the bridge if it changed.
+  // Apps render after the agent loads: detect again once they have, and tell the bridge if it changed (compared
+  // with what it was told, not with the last detection: one made while the first claim was on its way counts).
   function redetect(): void {
-    const now = detectFrameworks();
-    if (now.join() === frameworks.join()) return;
-    frameworks = now;
-    if (top && connection.session) void claimPage(endpoint, frameworks).catch(() => undefined);
+    frameworks = detectFrameworks();
+    if (!top || claiming || !connection.session || frameworks.join() === told) return;
+    void claimWith().catch(() => undefined);
   }
   if (document.readyState === 'complete') setTimeout(redetect, 500);
   else window.addEventListener('load', () => setTimeout(redetect, 500));

@@ -4,7 +4,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
-import { agentTag, ensurePageAgentBuilt, openPage } from './harness.js';
+import { agentTag, connectedPage, ensurePageAgentBuilt, openPage } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt(), 120_000);
 
@@ -32,5 +32,26 @@ describe('frameworks an app brings in late', () => {
     await waitFor(() => page.frameworks.includes('Chakra UI'), 5000, 'Chakra UI named for the page');
     const agent = await connectAgent(bridge.url);
     expect(resultText(await callTool(agent, 'bridge_status'))).toContain('Chakra UI');
+  });
+
+  it('are named when the app rendered them while the first claim was on its way', async () => {
+    const bridge = await startBridge();
+    const site = await serveFixture({
+      '/': `<!doctype html><html><head><title>Slow claim</title>${agentTag(bridge)}</head><body><button class="chakra-button">Save</button></body></html>`,
+    });
+    const tab = await (await launchBrowser()).newPage();
+    // the bridge is slow to answer the first claim: the agent sees the library (after load) before it has a page
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let claims = 0;
+    await tab.route('**/bridge/claim', async (route) => {
+      if (++claims === 1) await released;
+      await route.continue();
+    });
+    await tab.goto(`${site.url}/`);
+    await sleep(1000); // past the detection 0.5 s after load
+    release();
+    const page = await connectedPage(bridge, `${site.url}/`);
+    await waitFor(() => page.frameworks.includes('Chakra UI'), 5000, 'Chakra UI named for the page');
   });
 });
