@@ -159,7 +159,11 @@ describe('the desktop main process, wired together', () => {
 
     // that command, run while the app is in the tray: the window comes back on the composer
     app.launchAgain(['--compose']);
-    const again = await app.until((r) => r.secondLaunches === 1, 'the --compose launch');
+    // the app reports the launch as it takes it, and shows the composer a moment later: wait for that
+    const again = await app.until(
+      (r) => r.secondLaunches === 1 && Boolean(r.window?.sent.some((m) => m.channel === Channel.Compose)),
+      'the --compose launch to open the composer',
+    );
     expect(again.window?.visible).toBe(true);
     expect(again.window?.sent).toContainEqual({ channel: Channel.Compose, args: [{ to: 'all' }] });
   });
