@@ -63,8 +63,12 @@ export function replaceConfigFile(
     writeDurably(temp, next, mode);
     if (expected !== undefined) backup = writeBackup(target, expected, mode, options.now ?? new Date());
     options.beforeReplace?.(file);
-    // the last look, as close to the rename as it gets: a client's rewrite since the read is never overwritten
+    // the last look: the text as it was read, then — reading a big config takes a while — the file's identity
+    // again right before the rename. A client's rewrite since the read is caught unless it lands in the few
+    // microseconds between that stat and the rename (no lock is shared with the clients, so none can close it)
+    const seen = identity(target);
     if (current(target) !== expected) throw new ConfigChangedError(file);
+    if (identity(target) !== seen) throw new ConfigChangedError(file);
     renameOver(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -90,6 +94,17 @@ function renameOver(from: string, to: string): void {
       if (!busy || attempt === 10) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }
+  }
+}
+
+/** Which file is there now: its inode, size and change time (a rename over it or a write changes one), or none. */
+function identity(file: string): string {
+  try {
+    const { ino, size, mtimeNs, ctimeNs } = statSync(file, { bigint: true });
+    return `${ino}:${size}:${mtimeNs}:${ctimeNs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
   }
 }
 
