@@ -91,6 +91,12 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
 }
 
 /** The text of a tool result (all text blocks, joined by newlines). */
+/** A tool's structuredContent; a failed call throws with its text. */
+export function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
+  return (result.structuredContent ?? {}) as Record<string, unknown>;
+}
+
 export function resultText(result: CallToolResult): string {
   return result.content
     .filter((c): c is { type: 'text'; text: string } => c.type === 'text')

@@ -1,17 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, resultText, structured } from '../helpers/mcp.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 /** An account form whose fields are named every way a page names them, and two open dialogs. */
 const ACCOUNT = `

@@ -1,19 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionRow } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, structured } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 describe('iframes join their top page as frames', () => {
   it('a same-origin and a cross-origin iframe register under one page; snapshot inlines one and points at the other', async () => {

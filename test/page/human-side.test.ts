@@ -1,21 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page as Tab } from 'playwright-core';
 import { startBridge, tempDir } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, structured } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPage, ensurePageAgentBuilt } from './harness.js';
 import { openReactApp, startReactApp } from './vite-app.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 async function centreOf(tab: Tab, selector: string): Promise<{ x: number; y: number }> {
   const box = await tab.locator(selector).boundingBox();

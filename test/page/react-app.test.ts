@@ -1,21 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page as Tab } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, resultText, structured } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPage, ensurePageAgentBuilt, refOf } from './harness.js';
 import { buildReactApp, openReactApp } from './vite-app.js';
 import { serveFixture } from '../fixtures/server.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 interface AxNode {
   nodeId: string;

@@ -1,19 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page as BrowserPage } from 'playwright-core';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, structured } from '../helpers/mcp.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 /** What the browser itself sent the bridge: result POST bodies and result-socket messages, as it reports them. */
 function watchResults(tab: BrowserPage) {

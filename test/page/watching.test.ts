@@ -1,18 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
+import { callTool, connectAgent, structured } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt } from './harness.js';
 
 beforeAll(() => ensurePageAgentBuilt());
-
-function structured(result: CallToolResult): Record<string, unknown> {
-  if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);
-  return (result.structuredContent ?? {}) as Record<string, unknown>;
-}
 
 const PAGE = (tag: string) => `<!doctype html><title>Watched</title>${tag}<body><script>
   console.debug('debug line');
