@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm run mutate [-- <group>…] [--force] [--concurrency N] [--report]`: the mutation run of docs/TESTING.md.
-// Runs Stryker once per group of scripts/mutate/groups.js (all groups when none is named), incrementally (a rerun
-// tests only the mutants whose code or tests changed; --force tests all), then prints the score of each module
-// and writes it to reports/mutation/summary.md. --report only prints the table of the last runs.
+// `npm run mutate [-- <group>…] [--force] [--jobs N] [--concurrency N] [--report]`: the mutation run of
+// docs/TESTING.md. Runs Stryker once per group of scripts/mutate/groups.js (all groups when none is named),
+// incrementally (a rerun tests only the mutants whose code or tests changed; --force tests all), `--jobs` groups at
+// once with `--concurrency` test runners each, then prints the score of each module and writes it to
+// reports/mutation/summary.md. --report only prints the table of the last runs.
 // Exits 1 when a module measured is under the 85% floor, or a run failed.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './mutate/groups.js';
 
@@ -13,12 +14,23 @@ const FLOOR = 85;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
-const valueOf = (name) => {
+const VALUED = ['--concurrency', '--jobs'];
+const count = (name, fallback) => {
   const i = args.indexOf(name);
-  return i === -1 ? undefined : args[i + 1];
+  if (i === -1) return fallback;
+  const value = Number(args[i + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`mutate: ${name} takes a whole number from 1 up, not "${args[i + 1] ?? ''}"`);
+    process.exit(2);
+  }
+  return value;
 };
-const concurrency = valueOf('--concurrency') ?? '1';
-const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--concurrency');
+// Measured on this project's two cores (docs/TESTING.md, "How long it takes"): the tests mostly wait (on sockets,
+// countdowns, a browser), so two groups at once with two test runners each keep both cores busy without making a
+// passing test slow enough to reach its time limit.
+const concurrency = count('--concurrency', 2);
+const jobs = count('--jobs', 2);
+const named = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]));
 const unknown = named.filter((name) => !GROUPS[name]);
 if (unknown.length) {
   console.error(`mutate: no group ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
@@ -26,32 +38,24 @@ if (unknown.length) {
 }
 const groups = named.length ? named : Object.keys(GROUPS);
 
-let failed = [];
+const failed = [];
+// a Stryker run outlives this process unless told: one stopped here stops them (and their test runners) too
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const child of running) child.kill(signal);
+    process.exit(130);
+  });
 if (!flag('--report')) {
-  for (const name of groups) {
-    const started = Date.now();
-    console.error(`\nmutate: group "${name}" (${GROUPS[name].what})`);
-    retestStaticSurvivors(name);
-    const run = spawnSync(
-      process.execPath,
-      ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'scripts/mutate/stryker.config.mjs'],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          AITI_MUTATE_GROUP: name,
-          AITI_MUTATE_FORCE: flag('--force') ? '1' : '0',
-          AITI_MUTATE_CONCURRENCY: concurrency,
-        },
-      },
-    );
-    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-    if (run.status !== 0) failed.push(name);
-    console.error(`mutate: group "${name}" ${run.status === 0 ? 'done' : 'FAILED'} in ${minutes} min`);
-  }
+  const started = Date.now();
+  // the longest first, so the others fill the time beside it
+  const queue = [...groups].sort((a, b) => (GROUPS[b].minutes ?? 0) - (GROUPS[a].minutes ?? 0));
+  const lanes = Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+    for (let name = queue.shift(); name; name = queue.shift()) if (!(await runGroup(name))) failed.push(name);
+  });
+  await Promise.all(lanes);
+  console.error(`mutate: ${groups.length} group(s) in ${minutesSince(started)} min`);
 }
-
 const { table, survivors, under } = summarize(groups);
 mkdirSync(`${root}/reports/mutation`, { recursive: true });
 writeFileSync(`${root}/reports/mutation/summary.md`, `${table}\n\n${survivors}\n`);
@@ -59,6 +63,51 @@ console.log(`\n${table}\n\n${survivors}`);
 if (failed.length) console.error(`mutate: Stryker failed for ${failed.join(', ')}`);
 if (under.length) console.error(`mutate: under ${FLOOR}%: ${under.join(', ')}`);
 process.exit(failed.length || under.length ? 1 : 0);
+
+/**
+ * Runs Stryker for one group and resolves whether it succeeded. With one job at a time its output is this
+ * process's; with several it goes to reports/mutation/<group>.log, and only its start and end are printed here.
+ * @param {string} name
+ * @returns {Promise<boolean>}
+ */
+function runGroup(name) {
+  const started = Date.now();
+  const log = `reports/mutation/${name}.log`;
+  console.error(`\nmutate: group "${name}" (${GROUPS[name].what})${jobs > 1 ? `, its output in ${log}` : ''}`);
+  retestStaticSurvivors(name);
+  mkdirSync(`${root}/reports/mutation`, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'scripts/mutate/stryker.config.mjs'],
+    {
+      cwd: root,
+      stdio: jobs > 1 ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: {
+        ...process.env,
+        AITI_MUTATE_GROUP: name,
+        AITI_MUTATE_FORCE: flag('--force') ? '1' : '0',
+        AITI_MUTATE_CONCURRENCY: String(concurrency),
+      },
+    },
+  );
+  running.add(child);
+  if (jobs > 1) {
+    const out = createWriteStream(`${root}/${log}`);
+    child.stdout?.pipe(out);
+    child.stderr?.pipe(out);
+  }
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child);
+      console.error(`mutate: group "${name}" ${code === 0 ? 'done' : 'FAILED'} in ${minutesSince(started)} min`);
+      resolve(code === 0);
+    }),
+  );
+}
+
+function minutesSince(started) {
+  return ((Date.now() - started) / 60_000).toFixed(1);
+}
 
 /**
  * Drops the static mutants that survived from a group's incremental file, so this run tests them again. Stryker

@@ -1,16 +1,24 @@
 // Setup file of `npm run mutate` (scripts/mutate/vitest.config.js). Stryker's vitest runner adds its own setup
 // first; this one runs after it, in every test file, before the file's own modules load.
 //
+// 0. It makes this test file load the project's modules afresh. The run shares one worker among the test files of
+//    a mutant (scripts/mutate/vitest.config.js, `isolate: false`), so the packages they use (koa, the MCP SDK,
+//    zod, Playwright) load once per mutant instead of once per file; the project's own modules (the mutated ones,
+//    the test helpers with their hooks) are evaluated again for each file, as in an isolated run.
 // 1. It activates the mutant now. Stryker 9.6 activates a mutant it may filter tests for in a `beforeAll`, after
 //    the test file imported the modules, so a mutant in code that runs at load (a regex, a Set of names) never
 //    runs and survives (stryker-js#6144). Each test file loads the modules afresh, so activating here reaches it.
 // 2. It puts the mutant in the environment, so a bridge the test spawns (dist/bridge, built from the mutated
 //    sources by scripts/mutate/build-sandbox.js) runs it too.
-// 3. For the page agent's group, it writes the page bundle the bridge serves with the mutant named first, and in
-//    the first run it collects what the pages' code reached, so Stryker knows which tests reach each mutant.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// 3. For the page agent's group, it hands the tests' browser the page bundle with the mutant named first
+//    (test/helpers/browser.ts serves it in place of the bridge's dist/page/page.js): each test runner serves its
+//    own mutant, so the group's runners run side by side in one sandbox. In the first run the bundle reports what
+//    the pages' code reached, so Stryker knows which tests reach each mutant.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { afterEach, inject } from 'vitest';
+import { afterEach, inject, vi } from 'vitest';
+
+vi.resetModules();
 
 const ns = (globalThis.__stryker__ ??= {});
 const active = inject('mode') === 'mutant' ? String(inject('activeMutant')) : undefined;
@@ -27,9 +35,7 @@ if (existsSync(INSTRUMENTED_PAGE)) {
     active === undefined
       ? await reportPageCoverage()
       : `globalThis.__stryker__={activeMutant:${JSON.stringify(active)}};`;
-  // written whole and renamed: a bridge of the previous test file may still be serving it
-  writeFileSync('dist/page/page.js.tmp', prefix + '\n' + readFileSync(INSTRUMENTED_PAGE, 'utf8'));
-  renameSync('dist/page/page.js.tmp', 'dist/page/page.js');
+  globalThis.__aitiPageBundle = prefix + '\n' + readFileSync(INSTRUMENTED_PAGE, 'utf8');
 }
 
 /**

@@ -18,12 +18,15 @@
  *   group, when its passing tests need more than the default 15 s (scripts/mutate/vitest.config.js)
  * @property {number} [timeoutMS] Stryker's `timeoutMS` for this group, when its runs need more than the default
  *   30 s on top of 1.5 × its tests' time (scripts/mutate/stryker.config.mjs)
+ * @property {number} [minutes] about how long its run takes from scratch here (docs/TESTING.md): `npm run mutate`
+ *   starts the longest groups first, so the short ones run beside them instead of after them
  */
 
 /** @type {Record<string, Group>} */
 export const GROUPS = {
   guards: {
     what: 'who may reach which route: the peer, Host, Origin and token checks, the trust zones',
+    minutes: 8,
     modules: [
       { file: 'bridge/http/guard.ts' },
       { file: 'bridge/http/peer.ts' },
@@ -45,6 +48,7 @@ export const GROUPS = {
   },
   pages: {
     what: "which page may speak: page authorization, the result socket, open_file's checks",
+    minutes: 12,
     modules: [
       { file: 'bridge/pages/registry.ts', only: ['authorize', 'checkSecret', 'checkLegacy', 'admit'] },
       { file: 'bridge/pages/result-socket-routes.ts' },
@@ -66,11 +70,13 @@ export const GROUPS = {
   },
   'page-gate': {
     what: 'which page commands wait for the human, and what "allow for this page" allows',
+    minutes: 3,
     modules: [{ file: 'bridge/asks/page-gate.ts' }],
     tests: ['test/asks/page-gate.test.ts', 'test/asks/page-gate-edges.test.ts', 'test/security/guard-layers.test.ts'],
   },
   agents: {
     what: 'who may speak for an agent id and read its inbox',
+    minutes: 2,
     modules: [{ file: 'bridge/agents/identity.ts' }, { file: 'bridge/agents/claims.ts' }],
     tests: [
       'test/security/agent-identity.test.ts',
@@ -82,6 +88,7 @@ export const GROUPS = {
   },
   journal: {
     what: 'what is durable: the journal, its scan and the replay after a restart',
+    minutes: 5,
     modules: [
       // the write path: what a push waits for before it is acknowledged, and what a failed batch leaves
       { file: 'bridge/inbox/journal.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
@@ -101,6 +108,7 @@ export const GROUPS = {
   },
   asks: {
     what: 'what the human answered: asks, their countdowns, the wait and its progress',
+    minutes: 6,
     modules: [
       // how an answer, a pause, a time-out or a cancel ends an ask, and when it is on disk
       { file: 'bridge/asks/asks.ts', only: ['act', 'decide', 'moveCountdown', 'finish', 'expire'] },
@@ -125,6 +133,7 @@ export const GROUPS = {
   },
   window: {
     what: "the human's keys in the window: which key answers what, and when",
+    minutes: 3,
     // the key handling of the cards, not their markup (a class name or a label changes no answer)
     modules: [
       { file: 'renderer/src/keys.ts' },
@@ -140,6 +149,7 @@ export const GROUPS = {
   'page-agent': {
     what: 'what the page did: element refs, form fill and its read-back, result caps',
     browser: true,
+    minutes: 30,
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
     // AITI_MUTATE_PAGE_AGENT=cap.ts,readback.ts mutates only those: one mutant at a time in Chromium is slow

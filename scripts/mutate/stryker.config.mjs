@@ -21,8 +21,8 @@ const config = {
   // the child bridges some tests spawn run dist/bridge, and pages run dist/page/page.js: both are built here from
   // the mutated sources (scripts/mutate/build-sandbox.js)
   buildCommand: `node scripts/mutate/build-sandbox.js${group.browser ? ' page' : ''}`,
-  // one page bundle per sandbox names the active mutant, so a browser group runs one mutant at a time
-  concurrency: group.browser ? 1 : Number(process.env.AITI_MUTATE_CONCURRENCY ?? 1),
+  // test runners side by side (a browser group's each serve their own page bundle: test/helpers/browser.ts)
+  concurrency: Number(process.env.AITI_MUTATE_CONCURRENCY ?? 1),
   incremental: process.env.AITI_MUTATE_FORCE !== '1',
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   // timing: where the run spent its time, reports/mutation/<group>.timing.md (scripts/mutate/timing-reporter.js)

@@ -18,6 +18,12 @@ export default defineConfig({
     // type tests are not affected by a mutant
     typecheck: { enabled: false },
     setupFiles: ['scripts/mutate/activate-mutant.js'],
+    // The test files of one mutant share one worker (Stryker's runner already runs them one after another), so
+    // the packages they import load once per mutant, not once per file: the guards group's files ran in 13.0 s
+    // instead of 22.8 s here (imports 3.0 s instead of 8.8 s). The setup file above resets the project's own
+    // modules before each file, so each file evaluates them afresh (the mutant active, its hooks registered);
+    // vitest ends the worker when the mutant's run ends, so nothing a mutant leaves running reaches the next.
+    isolate: false,
     // a browser group's tests share one Chromium, launched once for the run (shared-chromium.js)
     globalSetup: [...[suite.test?.globalSetup ?? []].flat(), ...(browser ? ['scripts/mutate/shared-chromium.js'] : [])],
     reporters: ['default'],

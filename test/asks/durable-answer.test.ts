@@ -87,10 +87,13 @@ describe('an ask whose ending is being written', () => {
     const release = disk.holdSyncs();
     const answering = asks.act({ askId: ask.askId, action: 'answer', value: true });
     await waitFor(() => disk.syncing > 0, 5000, 'the answer in its fsync');
+    // a 409 (Conflict) whose `field` is the ask id the window sent
     for (const action of ['reject', 'pause'] as const)
-      await expect(asks.act({ askId: ask.askId, action })).rejects.toThrow(
-        `ask "${ask.askId}" is ending right now (answered); nothing was changed`,
-      );
+      await expect(asks.act({ askId: ask.askId, action })).rejects.toMatchObject({
+        name: 'Conflict',
+        message: `ask "${ask.askId}" is ending right now (answered); nothing was changed`,
+        field: 'askId',
+      });
     release();
     expect(await answering).toMatchObject({ status: 'answered' });
     expect(await ask.outcome).toMatchObject({ status: 'answered', value: true });

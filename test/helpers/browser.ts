@@ -42,6 +42,7 @@ export async function launchBrowser(options: { args?: string[]; locale?: string 
     await context.close().catch(() => undefined);
     rmSync(profile, { recursive: true, force: true });
   });
+  await serveMutatedPageAgent(context);
   return {
     context,
     newPage: () => context.newPage(),
@@ -53,5 +54,20 @@ async function contextOf(endpoint: string, locale: string | undefined): Promise<
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...(locale ? { locale } : {}) });
   // closing a connected browser only disconnects from it
   onCleanup(() => browser.close().catch(() => undefined));
+  await serveMutatedPageAgent(context);
   return { context, newPage: () => context.newPage() };
+}
+
+/**
+ * In a mutation run of the page agent, the bundle that names this test runner's active mutant
+ * (scripts/mutate/activate-mutant.js) is what the bridge's page.js answers with: one file on disk could name
+ * only one mutant, and the group's test runners run side by side. Status and headers stay the bridge's own.
+ */
+async function serveMutatedPageAgent(context: BrowserContext): Promise<void> {
+  const bundle = (globalThis as { __aitiPageBundle?: string }).__aitiPageBundle;
+  if (bundle === undefined) return;
+  await context.route(/\/aiti\/page\.js(\?.*)?$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill(response.ok() ? { response, body: bundle } : { response });
+  });
 }
