@@ -302,7 +302,11 @@ export const PAGE_COMMANDS = {
         .describe('dialog title or selector; default the topmost open dialog, else the page'),
       fields: z
         .record(
-          z.string(),
+          // what form_fill compares is the key without spaces and a trailing ':' or '*' (a label's "Name: *")
+          z.string().regex(/[^\s:*]/, {
+            error:
+              'a field key names a label, placeholder, name, css=selector or ref; it cannot be empty or only spaces, colons and stars',
+          }),
           z.union(
             [
               z.string(),

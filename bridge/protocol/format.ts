@@ -11,9 +11,13 @@ export function describeZodError(error: z.ZodError): { message: string; field?: 
     const field = [...issue.path, ...issue.keys.slice(0, 1)].map(String).join('.');
     return { message: `${issue.message}${more}`, field: field || undefined };
   }
-  const field = issue.path.map(String).join('.');
+  // A record's key that its schema refused names the record (the key may be "") and says why: zod's own message
+  // is only "Invalid key in record".
+  const badKey = issue.code === 'invalid_key';
+  const field = (badKey ? issue.path.slice(0, -1) : issue.path).map(String).join('.');
+  const message = badKey ? (issue.issues[0]?.message ?? issue.message) : issue.message;
   return {
-    message: field ? `field "${field}": ${issue.message}${more}` : `${issue.message}${more}`,
+    message: field ? `field "${field}": ${message}${more}` : `${message}${more}`,
     field: field || undefined,
   };
 }

@@ -65,6 +65,20 @@ describe('unknown argument names are errors that say what was meant', () => {
     expect(received).toEqual([]);
   });
 
+  it('form_fill refuses a field key that names nothing, saying so, and fills nothing of the call', async () => {
+    const { agent, received } = await bridgeWithPage();
+    for (const key of ['', '  ', ' *:'] as const) {
+      const result = await callTool(agent, 'form_fill', { fields: { Name: 'Ada', [key]: 'x' } });
+      expect(result.isError, JSON.stringify(key)).toBe(true);
+      expect(resultText(result)).toContain(
+        'field "fields": a field key names a label, placeholder, name, css=selector or ref; it cannot be empty or only spaces, colons and stars',
+      );
+    }
+    // a label's own trailing star is still a key
+    expect((await callTool(agent, 'form_fill', { fields: { 'Name *': 'Ada' } })).isError).toBeFalsy();
+    expect(received).toHaveLength(1);
+  });
+
   it('every tool of the registry refuses an unknown argument, and lists it in tools/list as closed', async () => {
     const { agent } = await bridgeWithPage();
     const listed = new Map((await agent.listTools()).tools.map((t) => [t.name, t.inputSchema]));
