@@ -146,50 +146,38 @@ export const GROUPS = {
     ],
     tests: ['test/window/cards.test.tsx', 'test/window/card-keys.test.tsx'],
   },
-  'page-agent': {
-    what: 'what the page did: element refs, form fill and its read-back, result caps',
+  // The page agent's modules, in two groups run side by side: each mutant runs only the tests of its own group that
+  // reached it, and every page result passes through cap.ts and names elements by ref, so with one group a
+  // surviving mutant there ran every page test of the group, form_fill's included.
+  'page-refs': {
+    what: 'what a page result holds: element refs and the result cap',
     browser: true,
-    minutes: 30,
+    minutes: 12,
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
-    // AITI_MUTATE_PAGE_AGENT=cap.ts,readback.ts mutates only those: one mutant at a time in Chromium is slow
-    // here, and Stryker writes its report only at the end, so a module run alone gives its score sooner
-    modules: onlyNamed(process.env.AITI_MUTATE_PAGE_AGENT, [
-      { file: 'bridge/page-agent/dom/refs.ts' },
-      { file: 'bridge/page-agent/ui/fill.ts' },
-      { file: 'bridge/page-agent/ui/readback.ts' },
-      { file: 'bridge/page-agent/cap.ts' },
-    ]),
+    modules: [{ file: 'bridge/page-agent/dom/refs.ts' }, { file: 'bridge/page-agent/cap.ts' }],
     tests: [
-      'test/page/form-fill.test.ts',
-      'test/page/form-fill-kept.test.ts',
       'test/page/commands.test.ts',
       'test/page/more-commands.test.ts',
       // in files of their own so a rerun reuses what the files above killed (Stryker's incremental mode
       // treats every test of a changed file as changed)
       'test/page/result-cap.test.ts',
-      'test/page/form-fill-rewrites.test.ts',
       'test/page/refs.test.ts',
-      'test/page/form-fill-finds.test.ts',
       'test/page/refs-edges.test.ts',
+    ],
+  },
+  'form-fill': {
+    what: 'what form_fill did: the fields it found and filled, and its read-back of what the app kept',
+    browser: true,
+    minutes: 15,
+    testTimeoutMS: 30_000,
+    modules: [{ file: 'bridge/page-agent/ui/fill.ts' }, { file: 'bridge/page-agent/ui/readback.ts' }],
+    tests: [
+      'test/page/form-fill.test.ts',
+      'test/page/form-fill-kept.test.ts',
+      'test/page/form-fill-rewrites.test.ts',
+      'test/page/form-fill-finds.test.ts',
       'test/page/form-fill-edges.test.ts',
     ],
   },
 };
-
-/**
- * The modules whose file ends with one of the comma-separated `names`; all of them when `names` is unset.
- * @param {string | undefined} names
- * @param {Module[]} modules
- * @returns {Module[]}
- */
-function onlyNamed(names, modules) {
-  if (!names) return modules;
-  const wanted = names.split(',').map((name) => name.trim());
-  const chosen = modules.filter((module) => wanted.some((name) => module.file.endsWith(name)));
-  if (!chosen.length)
-    throw new Error(
-      `no module ends with ${wanted.join(' or ')}; the modules are ${modules.map((m) => m.file).join(', ')}`,
-    );
-  return chosen;
-}

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import suite from '../../vitest.config.ts';
 import { GROUPS } from './groups.js';
+import FailFastSequencer from './sequencer.js';
 
 // the group Stryker runs (scripts/mutate/stryker.config.mjs), for its own test time limit
 const group = GROUPS[process.env.AITI_MUTATE_GROUP ?? ''];
@@ -24,12 +25,14 @@ export default defineConfig({
     // modules before each file, so each file evaluates them afresh (the mutant active, its hooks registered);
     // vitest ends the worker when the mutant's run ends, so nothing a mutant leaves running reaches the next.
     isolate: false,
+    // the files that failed last time first, then the quickest (scripts/mutate/sequencer.js)
+    sequence: { ...suite.test?.sequence, sequencer: FailFastSequencer },
     // a browser group's tests share one Chromium, launched once for the run (shared-chromium.js)
     globalSetup: [...[suite.test?.globalSetup ?? []].flat(), ...(browser ? ['scripts/mutate/shared-chromium.js'] : [])],
     reporters: ['default'],
     // A mutant often makes a test wait for what never comes, and the bridge it started then waits in afterEach for
     // a socket nobody answers: with the suite's 30 s per test and 60 s per hook each such mutant cost minutes.
-    // Outside the page-agent group (its own limit, groups.js) the slowest passing test takes ~6 s on this busy
+    // Outside the browser groups (their own limit, groups.js) the slowest passing test takes ~6 s on this busy
     // machine (the dry run's slowest are in reports/mutation/<group>.timing.md); hooks start and close bridges
     // and browsers.
     testTimeout,
