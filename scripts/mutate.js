@@ -25,9 +25,9 @@ const count = (name, fallback) => {
   }
   return value;
 };
-// Measured on this project's two cores (docs/TESTING.md, "How long it takes"): the tests mostly wait (on sockets,
-// countdowns, a browser), so two groups at once with two test runners each keep both cores busy without making a
-// passing test slow enough to reach its time limit.
+// On this project's two cores (docs/TESTING.md, "How long it takes"): a test waits between bursts of work (on a
+// socket, a timer, a browser), so two groups at once with two test runners each keep both cores busy, and a
+// passing test stays well inside its time limit.
 const concurrency = count('--concurrency', 2);
 const jobs = count('--jobs', 2);
 const named = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]));
@@ -37,6 +37,8 @@ if (unknown.length) {
   process.exit(2);
 }
 const groups = named.length ? named : Object.keys(GROUPS);
+// with groups side by side, each writes its output to a log of its own
+const toLogs = Math.min(jobs, groups.length) > 1;
 
 const failed = [];
 // a Stryker run outlives this process unless told: one stopped here stops them (and their test runners) too
@@ -65,7 +67,7 @@ if (under.length) console.error(`mutate: under ${FLOOR}%: ${under.join(', ')}`);
 process.exit(failed.length || under.length ? 1 : 0);
 
 /**
- * Runs Stryker for one group and resolves whether it succeeded. With one job at a time its output is this
+ * Runs Stryker for one group and resolves whether it succeeded. With one group at a time its output is this
  * process's; with several it goes to reports/mutation/<group>.log, and only its start and end are printed here.
  * @param {string} name
  * @returns {Promise<boolean>}
@@ -73,7 +75,7 @@ process.exit(failed.length || under.length ? 1 : 0);
 function runGroup(name) {
   const started = Date.now();
   const log = `reports/mutation/${name}.log`;
-  console.error(`\nmutate: group "${name}" (${GROUPS[name].what})${jobs > 1 ? `, its output in ${log}` : ''}`);
+  console.error(`\nmutate: group "${name}" (${GROUPS[name].what})${toLogs ? `, its output in ${log}` : ''}`);
   retestStaticSurvivors(name);
   mkdirSync(`${root}/reports/mutation`, { recursive: true });
   const child = spawn(
@@ -81,7 +83,7 @@ function runGroup(name) {
     ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'scripts/mutate/stryker.config.mjs'],
     {
       cwd: root,
-      stdio: jobs > 1 ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: toLogs ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: {
         ...process.env,
         AITI_MUTATE_GROUP: name,
@@ -91,7 +93,7 @@ function runGroup(name) {
     },
   );
   running.add(child);
-  if (jobs > 1) {
+  if (toLogs) {
     const out = createWriteStream(`${root}/${log}`);
     child.stdout?.pipe(out);
     child.stderr?.pipe(out);
@@ -147,7 +149,11 @@ function summarize(names) {
       const equivalent = count('Ignored');
       const valid = killed + survived + uncovered;
       const score = valid ? (100 * killed) / valid : 100;
-      const label = module.only ? `${module.file} (${module.only.join(', ')})` : module.file;
+      const label = module.only
+        ? `${module.file} (${module.only.join(', ')})`
+        : module.except
+          ? `${module.file} (but ${module.except.join(', ')})`
+          : module.file;
       if (score < FLOOR) under.push(label);
       rows.push(
         `| ${name} | ${label} | ${score.toFixed(1)}% | ${killed} | ${survived} | ${uncovered} | ${equivalent} |`,

@@ -7,6 +7,7 @@
  * @typedef {object} Module
  * @property {string} file the source file, from the repository root
  * @property {string[]} [only] mutate only these functions or methods of it (found by name, so lines may move)
+ * @property {string[]} [except] mutate all of it but these functions (another group's tests are about them)
  *
  * @typedef {object} Group
  * @property {string} what what the group guards, for the report
@@ -26,7 +27,7 @@
 export const GROUPS = {
   guards: {
     what: 'who may reach which route: the peer, Host, Origin and token checks, the trust zones',
-    minutes: 8,
+    minutes: 6,
     modules: [
       { file: 'bridge/http/guard.ts' },
       { file: 'bridge/http/peer.ts' },
@@ -48,7 +49,7 @@ export const GROUPS = {
   },
   pages: {
     what: "which page may speak: page authorization, the result socket, open_file's checks",
-    minutes: 12,
+    minutes: 29,
     modules: [
       { file: 'bridge/pages/registry.ts', only: ['authorize', 'checkSecret', 'checkLegacy', 'admit'] },
       { file: 'bridge/pages/result-socket-routes.ts' },
@@ -70,13 +71,13 @@ export const GROUPS = {
   },
   'page-gate': {
     what: 'which page commands wait for the human, and what "allow for this page" allows',
-    minutes: 3,
+    minutes: 4,
     modules: [{ file: 'bridge/asks/page-gate.ts' }],
     tests: ['test/asks/page-gate.test.ts', 'test/asks/page-gate-edges.test.ts', 'test/security/guard-layers.test.ts'],
   },
   agents: {
     what: 'who may speak for an agent id and read its inbox',
-    minutes: 2,
+    minutes: 3,
     modules: [{ file: 'bridge/agents/identity.ts' }, { file: 'bridge/agents/claims.ts' }],
     tests: [
       'test/security/agent-identity.test.ts',
@@ -88,7 +89,7 @@ export const GROUPS = {
   },
   journal: {
     what: 'what is durable: the journal, its scan and the replay after a restart',
-    minutes: 5,
+    minutes: 4,
     modules: [
       // the write path: what a push waits for before it is acknowledged, and what a failed batch leaves
       { file: 'bridge/inbox/journal.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
@@ -108,7 +109,7 @@ export const GROUPS = {
   },
   asks: {
     what: 'what the human answered: asks, their countdowns, the wait and its progress',
-    minutes: 6,
+    minutes: 9,
     modules: [
       // how an answer, a pause, a time-out or a cancel ends an ask, and when it is on disk
       { file: 'bridge/asks/asks.ts', only: ['act', 'decide', 'moveCountdown', 'finish', 'expire'] },
@@ -133,7 +134,7 @@ export const GROUPS = {
   },
   window: {
     what: "the human's keys in the window: which key answers what, and when",
-    minutes: 3,
+    minutes: 6,
     // the key handling of the cards, not their markup (a class name or a label changes no answer)
     modules: [
       { file: 'renderer/src/keys.ts' },
@@ -152,10 +153,11 @@ export const GROUPS = {
   'page-refs': {
     what: 'what a page result holds: element refs and the result cap',
     browser: true,
-    minutes: 12,
+    minutes: 8,
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
-    modules: [{ file: 'bridge/page-agent/dom/refs.ts' }, { file: 'bridge/page-agent/cap.ts' }],
+    // isRef is form_fill's question (is this key a ref?): its group's tests ask it
+    modules: [{ file: 'bridge/page-agent/dom/refs.ts', except: ['isRef'] }, { file: 'bridge/page-agent/cap.ts' }],
     tests: [
       'test/page/commands.test.ts',
       'test/page/more-commands.test.ts',
@@ -169,9 +171,13 @@ export const GROUPS = {
   'form-fill': {
     what: 'what form_fill did: the fields it found and filled, and its read-back of what the app kept',
     browser: true,
-    minutes: 15,
+    minutes: 24,
     testTimeoutMS: 30_000,
-    modules: [{ file: 'bridge/page-agent/ui/fill.ts' }, { file: 'bridge/page-agent/ui/readback.ts' }],
+    modules: [
+      { file: 'bridge/page-agent/ui/fill.ts' },
+      { file: 'bridge/page-agent/ui/readback.ts' },
+      { file: 'bridge/page-agent/dom/refs.ts', only: ['isRef'] },
+    ],
     tests: [
       'test/page/form-fill.test.ts',
       'test/page/form-fill-kept.test.ts',

@@ -35,11 +35,22 @@ export function functionSpans(file, names) {
 }
 
 /**
- * Stryker `mutate` patterns for these modules: `file` or `file:start-end` per function.
- * @param {Array<{ file: string, only?: string[] }>} modules
+ * Stryker `mutate` patterns for these modules: `file`, `file:start-end` per function of `only`, or the lines
+ * around the functions of `except`.
+ * @param {Array<{ file: string, only?: string[], except?: string[] }>} modules
  */
 export function mutatePatterns(modules) {
-  return modules.flatMap(({ file, only }) =>
-    only ? functionSpans(file, only).map(({ start, end }) => `${file}:${start}-${end}`) : [file],
-  );
+  return modules.flatMap(({ file, only, except }) => {
+    if (only) return functionSpans(file, only).map(({ start, end }) => `${file}:${start}-${end}`);
+    if (!except) return [file];
+    const lines = readFileSync(file, 'utf8').split('\n').length;
+    const ranges = [];
+    let from = 1;
+    for (const { start, end } of functionSpans(file, except).sort((a, b) => a.start - b.start)) {
+      if (start > from) ranges.push(`${file}:${from}-${start - 1}`);
+      from = end + 1;
+    }
+    if (from <= lines) ranges.push(`${file}:${from}-${lines}`);
+    return ranges;
+  });
 }
