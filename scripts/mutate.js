@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './mutate/groups.js';
+import { inModule } from './mutate/scope.js';
 
 const FLOOR = 85;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -141,7 +142,9 @@ function summarize(names) {
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     for (const module of GROUPS[name].modules) {
-      const mutants = report.files[module.file]?.mutants ?? [];
+      const source = report.files[module.file]?.source ?? '';
+      const mine = inModule(module, source);
+      const mutants = (report.files[module.file]?.mutants ?? []).filter((m) => mine(m.location.start.line));
       const count = (...statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
       const killed = count('Killed', 'Timeout');
       const survived = count('Survived');
@@ -158,7 +161,6 @@ function summarize(names) {
       rows.push(
         `| ${name} | ${label} | ${score.toFixed(1)}% | ${killed} | ${survived} | ${uncovered} | ${equivalent} |`,
       );
-      const source = report.files[module.file]?.source ?? '';
       for (const m of mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')) {
         const at = `${module.file}:${m.location.start.line}:${m.location.start.column}`;
         // the code it replaces, not only where it starts: two mutants may start at one place (a condition and

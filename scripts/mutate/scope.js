@@ -7,10 +7,10 @@ import ts from 'typescript';
  * The line spans (1-based, inclusive) of the functions, methods and arrow-function constants called `names`.
  * @param {string} file
  * @param {string[]} names
+ * @param {string} [text] the file's text, when not the one on disk (a report's copy of what it mutated)
  * @returns {Array<{ name: string, start: number, end: number }>}
  */
-export function functionSpans(file, names) {
-  const text = readFileSync(file, 'utf8');
+export function functionSpans(file, names, text = readFileSync(file, 'utf8')) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   /** @type {Array<{ name: string, start: number, end: number }>} */
   const spans = [];
@@ -53,4 +53,19 @@ export function mutatePatterns(modules) {
     if (from <= lines) ranges.push(`${file}:${from}-${lines}`);
     return ranges;
   });
+}
+
+/**
+ * Whether a mutant starting on `line` is one of this module's: in a function of `only`, outside those of `except`.
+ * Stryker's incremental report keeps the earlier results of a whole file, lines no longer mutated included.
+ * @param {{ file: string, only?: string[], except?: string[] }} module
+ * @param {string} text the file's text the report mutated
+ * @returns {(line: number) => boolean}
+ */
+export function inModule({ file, only, except }, text) {
+  const names = only ?? except;
+  if (!names) return () => true;
+  const spans = functionSpans(file, names, text);
+  const inSpans = (/** @type {number} */ line) => spans.some(({ start, end }) => line >= start && line <= end);
+  return only ? inSpans : (line) => !inSpans(line);
 }
