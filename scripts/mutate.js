@@ -142,9 +142,10 @@ function summarize(names) {
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     for (const module of GROUPS[name].modules) {
-      const source = report.files[module.file]?.source ?? '';
-      const mine = inModule(module, source);
-      const mutants = (report.files[module.file]?.mutants ?? []).filter((m) => mine(m.location.start.line));
+      const entry = report.files[module.file];
+      const source = entry?.source ?? '';
+      const mine = entry ? inModule(module, source) : () => true;
+      const mutants = (entry?.mutants ?? []).filter((m) => mine(m.location.start.line));
       const count = (...statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
       const killed = count('Killed', 'Timeout');
       const survived = count('Survived');

@@ -10,7 +10,7 @@
 //    runs and survives (stryker-js#6144). Each test file loads the modules afresh, so activating here reaches it.
 // 2. It puts the mutant in the environment, so a bridge the test spawns (dist/bridge, built from the mutated
 //    sources by scripts/mutate/build-sandbox.js) runs it too.
-// 3. For the page agent's group, it hands the tests' browser the page bundle with the mutant named first
+// 3. For the page agent's groups, it hands the tests' browser the page bundle with the mutant named first
 //    (test/helpers/browser.ts serves it in place of the bridge's dist/page/page.js): each test runner serves its
 //    own mutant, so the group's runners run side by side in one sandbox. In the first run the bundle reports what
 //    the pages' code reached, so Stryker knows which tests reach each mutant.
