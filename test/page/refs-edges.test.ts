@@ -99,8 +99,14 @@ describe('refs in frames, without storage, and of collected elements', () => {
     await click(before[1999] ?? '');
     expect(await tab.textContent('#out')).toBe('clicked 1999');
 
+    // the reloaded document is a new page (no storage keeps its identity): wait for the first one's stream to
+    // close, so the page found is the new document (openPage would navigate again, and could find the reloaded
+    // document while that second navigation unloads it)
+    const first = page;
     await tab.reload();
-    page = await openPage(bridge, tab, site.url + '/');
+    await waitFor(() => !first.frames.get('main')?.stream?.isOpen, 10_000, "the first document's stream closed");
+    page = await connectedPage(bridge, site.url + '/');
+    expect(page.pageId).not.toBe(first.pageId);
     const after = await query();
     const number = (ref: string) => Number(ref.slice(1));
     expect(Math.min(...after.map(number))).toBeGreaterThan(Math.max(...before.map(number)));
