@@ -2,8 +2,9 @@
 // `npm run mutate [-- <group>…] [--force] [--jobs N] [--concurrency N] [--report]`: the mutation run of
 // docs/TESTING.md. Runs Stryker once per group of scripts/mutate/groups.js (all groups when none is named),
 // incrementally (a rerun tests only the mutants whose code or tests changed; --force tests all), `--jobs` groups at
-// once with `--concurrency` test runners each, then prints the score of each module and writes it to
-// reports/mutation/summary.md. --report only prints the table of the last runs.
+// once, each with its own number of test runners (`runners` in groups.js; `--concurrency` gives every group the
+// same), then prints the score of each module and writes it to reports/mutation/summary.md. --report only prints
+// the table of the last runs.
 // Exits 1 when a module measured is under the 85% floor, or a run failed.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,11 +27,11 @@ const count = (name, fallback) => {
   }
   return value;
 };
-// On this project's two cores (docs/TESTING.md, "How long it takes"): a test waits between bursts of work (on a
-// socket, a timer, a browser), so two groups at once with two test runners each keep both cores busy, and a
-// passing test stays well inside its time limit.
-const concurrency = count('--concurrency', 2);
-const jobs = count('--jobs', 2);
+// On this project's two cores (docs/TESTING.md, "How long it takes"): most groups' tests wait more than they work
+// (on a socket, a timer, a deadline), so three groups at once, each with the test runners groups.js gives it, keep
+// both cores busy while a passing test stays well inside its time limit.
+const concurrency = count('--concurrency', undefined);
+const jobs = count('--jobs', 3);
 const named = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]));
 const unknown = named.filter((name) => !GROUPS[name]);
 if (unknown.length) {
@@ -76,7 +77,11 @@ process.exit(failed.length || under.length ? 1 : 0);
 function runGroup(name) {
   const started = Date.now();
   const log = `reports/mutation/${name}.log`;
-  console.error(`\nmutate: group "${name}" (${GROUPS[name].what})${toLogs ? `, its output in ${log}` : ''}`);
+  const runners = concurrency ?? GROUPS[name].runners ?? 2;
+  console.error(
+    `\nmutate: group "${name}" (${GROUPS[name].what}), ${runners} test runners` +
+      (toLogs ? `, its output in ${log}` : ''),
+  );
   retestStaticSurvivors(name);
   mkdirSync(`${root}/reports/mutation`, { recursive: true });
   const child = spawn(
@@ -89,7 +94,7 @@ function runGroup(name) {
         ...process.env,
         AITI_MUTATE_GROUP: name,
         AITI_MUTATE_FORCE: flag('--force') ? '1' : '0',
-        AITI_MUTATE_CONCURRENCY: String(concurrency),
+        AITI_MUTATE_CONCURRENCY: String(runners),
       },
     },
   );

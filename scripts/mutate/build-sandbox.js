@@ -3,8 +3,8 @@
 // instrumented. Builds what tests run besides the sources they import: dist/bridge (the CLI a test spawns runs
 // the mutant named in __STRYKER_ACTIVE_MUTANT__, which its environment carries) and the page bundle.
 // With `page`, the page agent is one of the mutated groups: its instrumented bundle is kept as
-// dist/page/page.instrumented.js, and each test file's setup writes dist/page/page.js from it with the active
-// mutant named first (scripts/mutate/activate-mutant.js).
+// dist/page/page.instrumented.js, and each test file's setup hands it to the tests' browser with the active
+// mutant named first (scripts/mutate/activate-mutant.js, test/helpers/browser.ts).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

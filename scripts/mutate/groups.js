@@ -19,15 +19,19 @@
  *   group, when its passing tests need more than the default 15 s (scripts/mutate/vitest.config.js)
  * @property {number} [timeoutMS] Stryker's `timeoutMS` for this group, when its runs need more than the default
  *   30 s on top of 1.5 × its tests' time (scripts/mutate/stryker.config.mjs)
- * @property {number} [minutes] about how long its run takes from scratch here (docs/TESTING.md): `npm run mutate`
- *   starts the longest groups first, so the short ones run beside them instead of after them
+ * @property {number} [runners] its test runners side by side (default 2). A runner whose tests mostly wait (for a
+ *   socket, a timer, a deadline a mutant makes them reach) uses a fraction of a core, so such a group gets more;
+ *   a group whose tests drive Chromium or render the window keeps two (docs/TESTING.md, "How long it takes")
+ * @property {number} [minutes] about how long its run takes from scratch here, beside the others (docs/TESTING.md):
+ *   `npm run mutate` starts the longest groups first, so the short ones run beside them instead of after them
  */
 
 /** @type {Record<string, Group>} */
 export const GROUPS = {
   guards: {
     what: 'who may reach which route: the peer, Host, Origin and token checks, the trust zones',
-    minutes: 6,
+    minutes: 8,
+    runners: 4,
     modules: [
       { file: 'bridge/http/guard.ts' },
       { file: 'bridge/http/peer.ts' },
@@ -49,7 +53,8 @@ export const GROUPS = {
   },
   pages: {
     what: "which page may speak: page authorization, the result socket, open_file's checks",
-    minutes: 29,
+    minutes: 17,
+    runners: 6,
     modules: [
       { file: 'bridge/pages/registry.ts', only: ['authorize', 'checkSecret', 'checkLegacy', 'admit'] },
       { file: 'bridge/pages/result-socket-routes.ts' },
@@ -71,13 +76,15 @@ export const GROUPS = {
   },
   'page-gate': {
     what: 'which page commands wait for the human, and what "allow for this page" allows',
-    minutes: 4,
+    minutes: 3,
+    runners: 4,
     modules: [{ file: 'bridge/asks/page-gate.ts' }],
     tests: ['test/asks/page-gate.test.ts', 'test/asks/page-gate-edges.test.ts', 'test/security/guard-layers.test.ts'],
   },
   agents: {
     what: 'who may speak for an agent id and read its inbox',
-    minutes: 3,
+    minutes: 2,
+    runners: 4,
     modules: [{ file: 'bridge/agents/identity.ts' }, { file: 'bridge/agents/claims.ts' }],
     tests: [
       'test/security/agent-identity.test.ts',
@@ -90,6 +97,7 @@ export const GROUPS = {
   journal: {
     what: 'what is durable: the journal, its scan and the replay after a restart',
     minutes: 4,
+    runners: 3,
     modules: [
       // the write path: what a push waits for before it is acknowledged, and what a failed batch leaves
       { file: 'bridge/inbox/journal.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
@@ -109,7 +117,8 @@ export const GROUPS = {
   },
   asks: {
     what: 'what the human answered: asks, their countdowns, the wait and its progress',
-    minutes: 9,
+    minutes: 7,
+    runners: 6,
     modules: [
       // how an answer, a pause, a time-out or a cancel ends an ask, and when it is on disk
       { file: 'bridge/asks/asks.ts', only: ['act', 'decide', 'moveCountdown', 'finish', 'expire'] },
@@ -134,7 +143,7 @@ export const GROUPS = {
   },
   window: {
     what: "the human's keys in the window: which key answers what, and when",
-    minutes: 6,
+    minutes: 18,
     // the key handling of the cards, not their markup (a class name or a label changes no answer)
     modules: [
       { file: 'renderer/src/keys.ts' },
@@ -153,7 +162,7 @@ export const GROUPS = {
   'page-refs': {
     what: 'what a page result holds: element refs and the result cap',
     browser: true,
-    minutes: 8,
+    minutes: 15,
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
     // isRef is form_fill's question (is this key a ref?): its group's tests ask it
@@ -171,7 +180,7 @@ export const GROUPS = {
   'form-fill': {
     what: 'what form_fill did: the fields it found and filled, and its read-back of what the app kept',
     browser: true,
-    minutes: 24,
+    minutes: 35,
     testTimeoutMS: 30_000,
     modules: [
       { file: 'bridge/page-agent/ui/fill.ts' },

@@ -21,8 +21,9 @@ const config = {
   // the child bridges some tests spawn run dist/bridge, and pages run dist/page/page.js: both are built here from
   // the mutated sources (scripts/mutate/build-sandbox.js)
   buildCommand: `node scripts/mutate/build-sandbox.js${group.browser ? ' page' : ''}`,
-  // test runners side by side (a browser group's each serve their own page bundle: test/helpers/browser.ts)
-  concurrency: Number(process.env.AITI_MUTATE_CONCURRENCY ?? 1),
+  // test runners side by side (a browser group's each serve their own page bundle: test/helpers/browser.ts):
+  // the group's own number (groups.js) unless `npm run mutate -- --concurrency N` gives every group N
+  concurrency: Number(process.env.AITI_MUTATE_CONCURRENCY ?? group.runners ?? 2),
   incremental: process.env.AITI_MUTATE_FORCE !== '1',
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   // timing: where the run spent its time, reports/mutation/<group>.timing.md (scripts/mutate/timing-reporter.js)
