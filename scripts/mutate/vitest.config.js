@@ -25,7 +25,7 @@ export default defineConfig({
     // modules before each file, so each file evaluates them afresh (the mutant active, its hooks registered);
     // vitest ends the worker when the mutant's run ends, so nothing a mutant leaves running reaches the next.
     isolate: false,
-    // the files that failed last time first, then the quickest (scripts/mutate/sequencer.js)
+    // the file that killed the previous mutant first, then the cheapest per kill (scripts/mutate/sequencer.js)
     sequence: { ...suite.test?.sequence, sequencer: FailFastSequencer },
     // a browser group's tests share one Chromium, launched once for the run (shared-chromium.js)
     globalSetup: [...[suite.test?.globalSetup ?? []].flat(), ...(browser ? ['scripts/mutate/shared-chromium.js'] : [])],
