@@ -1,4 +1,4 @@
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { closest, describeZodError } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
 import { inboxNotice } from './notice.js';
@@ -36,7 +36,7 @@ export async function dispatch(
     const names = tools.map((t) => t.name);
     const near = closest(name, names);
     throw new JsonRpcError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${names.join(', ')}`,
     );
   }

@@ -1,8 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import type { LimitCounters } from '../limits.js';
 import { jsonRpcKind } from './jsonrpc-kind.js';
+import { bearerOf } from './bearer.js';
 import {
   GET_STREAM,
   isThisRun,
@@ -131,7 +138,11 @@ export class HttpTransport implements Transport {
       const problem = this.checkSession(req);
       if (problem) return jsonError(res, ...problem);
     }
-    const extra = { requestInfo: { headers: req.headers } };
+    // the Authorization header's bearer token reaches the handlers as ctx.http.authInfo (the human's token
+    // lets aiti_hello take any agent id); nothing else of the HTTP request is theirs to read
+    const bearer = bearerOf(req.headers.authorization);
+    const extra =
+      bearer === undefined ? {} : { authInfo: { token: bearer, clientId: '', scopes: [] } satisfies AuthInfo };
     const requests = valid.filter((_, i) => kinds[i] === 'request') as Array<JSONRPCMessage & { id: RequestId }>;
     if (!requests.length) {
       res.writeHead(202).end();

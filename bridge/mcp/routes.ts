@@ -1,4 +1,4 @@
-import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/core';
 import type { Context } from 'koa';
 import type { RouteSetup } from '../http/zones.js';
 import { readJson } from '../http/body.js';
@@ -7,7 +7,8 @@ import type { AgentTransport } from '../agents/registry.js';
 import type { LimitCounters } from '../limits.js';
 import { AgentId } from '../protocol/index.js';
 import { claimProblem } from '../agents/identity.js';
-import { carriesToken, createMcpServer } from './server.js';
+import { createMcpServer } from './server.js';
+import { carriesToken } from './bearer.js';
 import { McpSession } from './sessions.js';
 import { SHIM_HEADER } from '../protocol/headers.js';
 import { HttpTransport, jsonRpcErrorBody } from './http-transport.js';

@@ -1,14 +1,7 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isAutoName, type Agent } from '../agents/registry.js';
-import { sameSecret } from '../token.js';
 import type { BridgeContext } from '../context.js';
+import { presents } from './bearer.js';
 import { dispatch } from './dispatch.js';
 import type { ToolCall } from './tool.js';
 import { listedTools } from './tool-list.js';
@@ -36,8 +29,6 @@ page_snapshot gives a DOM outline with refs (e12) that page_exec commands take a
 Ask the human with user_* tools instead of guessing. Human messages arrive in aiti_inbox; every tool result says when some are unread.
 A message may also appear in the conversation as a <channel> tag from this server (attributes kind, from, msg_id): it is the human at the desk talking to you; act on it, then acknowledge it with aiti_inbox {"ack":["<msg_id>"]}.`;
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 /**
  * The one MCP server definition, on the SDK's low-level Server: tools/list answers the flat registry (JSON
  * Schema from each tool's zod schema), tools/call goes to the one dispatcher. A new instance serves each session
@@ -53,24 +44,25 @@ export function createMcpServer(connection: McpConnection): Server {
       instructions: SERVER_INSTRUCTIONS,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(TOOLS) }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    dispatch(TOOLS, request.params.name, request.params.arguments, toolCall(connection, extra)),
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools(TOOLS) }));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    dispatch(TOOLS, request.params.name, request.params.arguments, toolCall(connection, ctx)),
   );
   return server;
 }
 
-function toolCall(connection: McpConnection, extra: Extra): ToolCall {
-  const progressToken = extra._meta?.progressToken;
+function toolCall(connection: McpConnection, ctx: ServerContext): ToolCall {
+  const request = ctx.mcpReq;
+  const progressToken = request._meta?.progressToken;
   return {
     bridge: connection.bridge,
     get agent() {
       return connection.agent();
     },
-    signal: AbortSignal.any([extra.signal, connection.closed]),
+    signal: AbortSignal.any([request.signal, connection.closed]),
     progress: async (message, progress, total) => {
-      if (progressToken === undefined || extra.signal.aborted) return;
-      await extra.sendNotification({
+      if (progressToken === undefined || request.signal.aborted) return;
+      await request.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
       });
@@ -78,16 +70,9 @@ function toolCall(connection: McpConnection, extra: Extra): ToolCall {
     bindAgent: (agentId) => connection.bindAgent(agentId),
     claimant: {
       stateless: connection.stateless,
-      humanToken: carriesToken(extra.requestInfo?.headers.authorization, connection.bridge.token),
+      humanToken: presents(ctx.http?.authInfo?.token, connection.bridge.token),
       ownName: (agentId) => !connection.stateless && isAutoName(agentId, connection.clientName),
       ...(connection.boundAgent !== undefined ? { boundTo: connection.boundAgent } : {}),
     },
   };
-}
-
-/** Whether an Authorization header carries this bearer token. */
-export function carriesToken(header: string | string[] | undefined, token: string): boolean {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value?.toLowerCase().startsWith('bearer ')) return false;
-  return sameSecret(value.slice(7).trim(), token);
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { HttpTransport } from './http-transport.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Agent } from '../agents/registry.js';
 import type { Claimant } from '../agents/identity.js';
 import type { BridgeContext } from '../context.js';
