@@ -181,7 +181,11 @@ pass(`the tray icon is registered (${item.service}${item.path})${firstTip ? `, t
 
 // an agent asks; the tray counts it
 const token = readFileSync(join(dataDir, 'aiti-bridge', 'token'), 'utf8').trim();
-const agent = new Client({ name: 'smoke', version: '1.0.0' });
+// a program reading results' JSON (ai.aiti/structured): what a model reads is the text alone
+const agent = new Client(
+  { name: 'smoke', version: '1.0.0' },
+  { capabilities: { experimental: { 'ai.aiti/structured': {} } } },
+);
 await agent.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp/mcp`)));
 const call = agent.callTool(
   { name: 'user_confirm', arguments: { prompt: 'Smoke test: still there?', timeoutMs: 600_000 } },

@@ -1,5 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { openWindow } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
@@ -41,7 +42,12 @@ async function session(url: string): Promise<Record<string, string>> {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    // a program: it reads results' JSON
+    params: {
+      protocolVersion: VERSION,
+      capabilities: { experimental: { [STRUCTURED_RESULTS]: {} } },
+      clientInfo: { name: 'raw', version: '1' },
+    },
   });
   await init.body;
   const id = init.res.headers['mcp-session-id'];

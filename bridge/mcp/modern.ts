@@ -1,0 +1,167 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { BridgeContext } from '../context.js';
+import type { Agent, AgentTransport } from '../agents/registry.js';
+import { createMcpServer } from './server.js';
+import { bearerOf } from './bearer.js';
+import type { McpSession } from './sessions.js';
+
+/** Who a 2026-07-28 request speaks for, decided by the route before the SDK's handler runs. */
+export interface ModernCaller {
+  /** the agent id the request names (X-Aiti-Agent, checked), or its agent token's */
+  named?: string;
+  boundAgent?: string;
+  transport: AgentTransport;
+  /** the 2025-era session the stdio shim keeps for this client (X-Aiti-Session): the request speaks for it */
+  session?: McpSession;
+}
+
+/**
+ * Whether a POST body is a 2026-07-28 request (or one the modern path must refuse): the SDK's own classification,
+ * run on the body the route already parsed, so 2025-era traffic never builds a Web Request.
+ */
+export function isModern(headers: IncomingHttpHeaders, body: unknown): boolean {
+  const header = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const version = header('mcp-protocol-version');
+  const method = header('mcp-method');
+  const name = header('mcp-name');
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    ...(version !== undefined ? { protocolVersionHeader: version } : {}),
+    ...(method !== undefined ? { mcpMethodHeader: method } : {}),
+    ...(name !== undefined ? { mcpNameHeader: name } : {}),
+    body,
+  });
+  // a ladder rejection of a legacy-shaped body (an invalid message) stays with the 2025 transport's own answer
+  return outcome.kind === 'modern' || (outcome.kind !== 'legacy' && carriesClaim(body));
+}
+
+function carriesClaim(body: unknown): boolean {
+  const params = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params;
+  return Boolean(params?._meta && 'io.modelcontextprotocol/protocolVersion' in params._meta);
+}
+
+/**
+ * The 2026-07-28 leg of `/mcp/mcp`: every request carries its own protocol version, client info and capabilities
+ * (`_meta`), and is served by a fresh MCP server from the SDK's `createMcpHandler` (legacy traffic never reaches
+ * it: the 2025-era session transport serves that). A request speaks for the agent its route decided; the identity
+ * never depends on a protocol session.
+ */
+export class ModernEndpoint {
+  private readonly handler: McpHttpHandler;
+  private readonly callers = new WeakMap<Request, ModernCaller>();
+
+  constructor(
+    private readonly bridge: BridgeContext,
+    options: { bodyLimit: number },
+  ) {
+    this.handler = createMcpHandler(
+      ({ requestInfo }) => {
+        const caller = (requestInfo && this.callers.get(requestInfo)) ?? { transport: 'stateless' as const };
+        return this.serverFor(caller);
+      },
+      {
+        legacy: 'reject',
+        keepAliveMs: bridge.config.pingMs,
+        maxRequestBodySize: options.bodyLimit,
+        onerror: (error) => bridge.log.child('mcp').debug('2026-07-28 request refused:', error.message),
+      },
+    );
+  }
+
+  /** Serves one POST whose body the route already read; the answer (JSON or an event stream) goes to `res`. */
+  async serve(
+    url: URL,
+    headers: IncomingHttpHeaders,
+    body: unknown,
+    res: ServerResponse,
+    caller: ModernCaller,
+  ): Promise<void> {
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
+    const request = new Request(url, {
+      method: 'POST',
+      headers: webHeaders(headers),
+      body: JSON.stringify(body),
+      signal: abort.signal,
+    });
+    this.callers.set(request, caller);
+    const bearer = bearerOf(headers.authorization);
+    const authInfo: AuthInfo | undefined =
+      bearer === undefined ? undefined : { token: bearer, clientId: '', scopes: [] };
+    const response = await this.handler.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) });
+    await writeResponse(response, res);
+  }
+
+  close(): Promise<void> {
+    return this.handler.close();
+  }
+
+  private serverFor(caller: ModernCaller) {
+    if (caller.session) return createMcpServer(caller.session.connection(true));
+    const bridge = this.bridge;
+    let agent: Agent | undefined;
+    return createMcpServer({
+      bridge,
+      agent: (clientName) => (agent ??= this.agentOf(caller, clientName)),
+      bindAgent: async (agentId) => (agent = bridge.agents.ensure(agentId, { transport: caller.transport })),
+      closed: new AbortController().signal,
+      stateless: true,
+      modern: true,
+      ...(caller.boundAgent !== undefined ? { boundAgent: caller.boundAgent } : {}),
+    });
+  }
+
+  /** The agent of a request that named none: its agent token's, else the client's own name (`claude-code`). */
+  private agentOf(caller: ModernCaller, clientName: string | undefined): Agent {
+    const agents = this.bridge.agents;
+    const id =
+      caller.boundAgent ??
+      caller.named ??
+      agents.idFor(
+        clientName,
+        (candidate) => this.bridge.claims.hasKey(candidate) || this.bridge.agentTokens.bindsName(candidate),
+      );
+    return agents.ensure(id, { transport: caller.transport, ...(clientName ? { client: clientName } : {}) });
+  }
+}
+
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    out.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return out;
+}
+
+/** A Web Response onto Node's response: status, headers, then the body as it streams (SSE flushes per event). */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  await new Promise<void>((resolve) => {
+    body.on('error', () => resolve());
+    res.once('close', () => {
+      body.destroy();
+      resolve();
+    });
+    body.pipe(res);
+    body.once('end', () => resolve());
+  });
+}
