@@ -25,7 +25,10 @@ async function modernRequest(url, method, params) {
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } }),
   });
-  const answer = await res.json();
+  // the answer is one event of an event stream (the bridge streams 2026-07-28 answers)
+  const body = await res.text();
+  const data = body.split('\n').find((line) => line.startsWith('data: {'));
+  const answer = JSON.parse(data ? data.slice(6) : body);
   if (!answer.result) throw new Error(`the bridge did not answer ${method}: ${JSON.stringify(answer)}`);
   return answer.result;
 }

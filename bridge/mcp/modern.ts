@@ -72,6 +72,9 @@ export class ModernEndpoint {
       },
       {
         legacy: 'reject',
+        // an event stream from the start: its headers leave at once, so a caller waiting on them (the stdio shim
+        // sends in order) never waits for a question to the human, and the keep-alive runs from the start
+        responseMode: 'sse',
         keepAliveMs: bridge.config.pingMs,
         maxRequestBodySize: options.bodyLimit,
         onerror: (error) => bridge.log.child('mcp').debug('2026-07-28 request refused:', error.message),
