@@ -42,8 +42,11 @@ export function isModern(headers: IncomingHttpHeaders, body: unknown): boolean {
     ...(name !== undefined ? { mcpNameHeader: name } : {}),
     body,
   });
-  // a ladder rejection of a legacy-shaped body (an invalid message) stays with the 2025 transport's own answer
-  return outcome.kind === 'modern' || (outcome.kind !== 'legacy' && carriesClaim(body));
+  // the modern path owns its refusals (a missing or malformed envelope, headers that disagree with the body); a
+  // body that is no JSON-RPC message at all, with no claim, keeps the 2025 transport's own answer
+  if (outcome.kind === 'modern') return true;
+  if (outcome.kind === 'legacy') return false;
+  return outcome.rung !== 'jsonrpc-shape' || carriesClaim(body);
 }
 
 function carriesClaim(body: unknown): boolean {
