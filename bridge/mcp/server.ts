@@ -10,6 +10,7 @@ import { isAutoName, type Agent } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { presents } from './bearer.js';
 import { dispatch } from './dispatch.js';
+import { MODERN_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
 import type { ToolCall } from './tool.js';
 import { listedTools } from './tool-list.js';
 import { TOOLS } from './tools/index.js';
@@ -38,15 +39,6 @@ export interface McpConnection {
   modern?: boolean;
 }
 
-/** What every client is told, in either protocol era. */
-export const MODERN_INSTRUCTIONS = `AITI Bridge connects you to the web page you are building and to the human at the desk.
-Start with bridge_status (connected pages, agents, open asks) or aiti_hello (binds your agent id and default page).
-page_snapshot gives a DOM outline with refs (e12) that page_exec commands take as "target".
-Ask the human with user_* tools instead of guessing. Human messages arrive in aiti_inbox; every tool result says when some are unread.`;
-
-/** …and a 2025-era client, which may declare Claude Code's channel. */
-export const SERVER_INSTRUCTIONS = `${MODERN_INSTRUCTIONS}
-A message may also appear in the conversation as a <channel> tag from this server (attributes kind, from, msg_id): it is the human at the desk talking to you; act on it, then acknowledge it with aiti_inbox {"ack":["<msg_id>"]}.`;
 
 /**
  * The one MCP server definition, on the SDK's low-level Server: tools/list answers the flat registry (JSON

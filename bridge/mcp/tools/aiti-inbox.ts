@@ -7,7 +7,7 @@ export const aitiInbox = defineTool({
   name: 'aiti_inbox',
   title: 'Read your inbox',
   description:
-    'Your messages from the human (pushes, async answers to user_* asks) and the page events you subscribed to with aiti_hello. Returns the pending messages, oldest first (up to 50; they become "delivered": reading never consumes), and queueSize, the messages not yet consumed. Pass ack: [ids] once you have handled messages: they become "consumed" and stay in the human\'s history. Unknown ids are reported, not fatal.',
+    "Your messages: the human's pushes, async ask outcomes and subscribed page events, oldest first (up to 50). Reading does not consume them: pass ack:[ids] once handled.",
   inputSchema: toolInput('aiti_inbox', strictArgs({ ack: z.array(MsgId).optional() })),
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   async handle({ ack }, call) {

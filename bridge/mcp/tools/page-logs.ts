@@ -16,12 +16,12 @@ export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
   description:
-    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed; a connected page first sends what it has not sent yet. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
+    'The page console with uncaught errors and rejections (stacks mapped to your sources), oldest first; kept after the page reloads or closes. Filter by level (and above), since (ISO, exclusive), limit (newest N, default 100).',
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
       pageId,
-      level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional().describe('this level and above'),
+      level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional(),
       since: IsoTime.optional(),
       limit: z.number().int().positive().max(1000).optional(),
     }),

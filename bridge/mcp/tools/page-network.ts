@@ -10,7 +10,7 @@ export const pageNetwork = defineTool({
   name: 'page_network',
   title: 'Page network',
   description:
-    'Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since (ISO time, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100).',
+    'Finished fetch/XHR requests (method, url, status, duration, sizes, error), oldest first; kept after the page reloads. Filter by since, failedOnly (status >= 400 or network error), limit (newest N, default 100).',
   inputSchema: toolInput(
     'page_network',
     strictArgs({

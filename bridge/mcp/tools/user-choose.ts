@@ -7,10 +7,7 @@ import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 export const userChoose = defineTool({
   name: 'user_choose',
   title: 'Ask the human to choose',
-  description:
-    'Asks the human to pick one of the choices (or several with multiple:true) on a card in the AITI window, with a ' +
-    'countdown. Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the chosen label, ' +
-    'or an array of labels when multiple; follow the hint for the other outcomes.',
+  description: 'The human picks one of choices (several with multiple:true). value: the label(s).',
   inputSchema: toolInput(
     'user_choose',
     strictArgs({

@@ -10,9 +10,7 @@ export const userPickElement = defineTool({
   name: 'user_pick_element',
   title: 'Ask the human to point at an element',
   description:
-    'Opens the element picker on the page: the human hovers and clicks the element they mean (Esc cancels). The ask ' +
-    'also shows in the AITI window with a countdown, where it can be paused or rejected. value is ' +
-    '{selector, ref, tag, role?, name?, text, rect, source?}; use its ref or selector with page_exec.',
+    'The human clicks the element they mean on the page. value: {selector, ref, tag, role?, name?, text, rect, source?}; use its ref with page_exec.',
   // User.pick's own prompt (its length cap included), so a prompt the page would refuse never opens a card
   inputSchema: toolInput(
     'user_pick_element',
