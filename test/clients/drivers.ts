@@ -1,3 +1,6 @@
+// The drivers of the real-client suite (docs/TESTING.md, "The real clients"): runClient() runs one pinned CLI once
+// against the bridge and a stand-in model that plays a script; the ClientRun it returns holds every model request
+// (model/server.ts), what the model read of each tool result (model/<api>.ts) and what the bridge sent (tap.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +13,7 @@ import { geminiApi } from './model/gemini.js';
 import { openaiApi } from './model/openai.js';
 import { SERVER, startModelServer, type ApiServer, type ModelServer } from './model/server.js';
 import type { Script } from './model/types.js';
-import { startTap, type McpTap } from './tap.js';
+import { startTap, type McpTap, type TapOptions } from './tap.js';
 
 export type { ClientName };
 export type Transport = 'stdio' | 'http';
@@ -27,6 +30,8 @@ export interface RunOptions {
   /** the whole run is killed after this long (default 180 s): a hung client fails its test, it does not hang CI */
   limitMs?: number;
   prompt?: string;
+  /** try another result shape through this client without changing the bridge (see TapOptions); never in the suite */
+  rewriteResult?: TapOptions['rewrite'];
 }
 
 export interface ClientRun {
@@ -209,7 +214,7 @@ export async function runClient(options: RunOptions): Promise<ClientRun> {
   const model = await startModelServer(API[options.client], options.script, {
     onError: (error) => stop(`a script step failed: ${error.message}`),
   });
-  const tap = await startTap(options.bridgeUrl);
+  const tap = await startTap(options.bridgeUrl, options.rewriteResult ? { rewrite: options.rewriteResult } : {});
   try {
     setup.prepare(home, model.url);
     if (options.transport === 'stdio') {

@@ -56,12 +56,52 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+export interface TapOptions {
+  /**
+   * Changes each tools/call result before the client gets it (the answer is then held until it is whole): for
+   * trying a result shape through the real clients without changing the bridge. The suite never sets it; "our
+   * text" stays what the bridge sent.
+   */
+  rewrite?: (result: CallToolResult) => CallToolResult;
+}
+
+/** The body with the results of `ids` rewritten: a JSON body, or an event stream event by event. */
+function rewriteBody(
+  contentType: string,
+  body: string,
+  ids: unknown[],
+  rewrite: (result: CallToolResult) => CallToolResult,
+): string {
+  const change = (message: JsonRpc): JsonRpc =>
+    ids.includes(message.id) && message.result
+      ? { ...message, result: rewrite(message.result as CallToolResult) }
+      : message;
+  if (!contentType.includes('text/event-stream')) {
+    const parsed = JSON.parse(body) as unknown;
+    return JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => change(m as JsonRpc)) : change(parsed as JsonRpc));
+  }
+  return body
+    .split('\n\n')
+    .map((event) => {
+      const lines = event.split('\n');
+      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart());
+      if (!data.length || !data.join('')) return event;
+      try {
+        const message = change(JSON.parse(data.join('\n')) as JsonRpc);
+        return [...lines.filter((l) => !l.startsWith('data:')), `data: ${JSON.stringify(message)}`].join('\n');
+      } catch {
+        return event;
+      }
+    })
+    .join('\n\n');
+}
+
 /**
  * A transparent HTTP proxy in front of the bridge that records every MCP tools/call and the result the bridge
  * sent back: what "our text" is for each call a client made, to compare with what its model read. Bytes pass
  * unchanged both ways (event streams as they come), so the client and the shim behave as with the bridge itself.
  */
-export async function startTap(bridgeUrl: string): Promise<McpTap> {
+export async function startTap(bridgeUrl: string, options: TapOptions = {}): Promise<McpTap> {
   const upstream = new URL(bridgeUrl);
   const calls: TappedCall[] = [];
   const server = createServer((req, res) => {
@@ -95,14 +135,22 @@ export async function startTap(bridgeUrl: string): Promise<McpTap> {
           headers: req.headers,
         },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          const rewrite = slots.length ? options.rewrite : undefined;
+          const contentType = String(answer.headers['content-type'] ?? '');
+          if (!rewrite) res.writeHead(answer.statusCode ?? 502, answer.headers);
           let text = '';
           answer.on('data', (chunk: Buffer) => {
             if (slots.length) text += chunk.toString('utf8');
-            res.write(chunk);
+            if (!rewrite) res.write(chunk);
           });
           answer.on('end', () => {
-            for (const message of responseMessages(String(answer.headers['content-type'] ?? ''), text)) {
+            if (rewrite) {
+              const { 'content-length': _length, ...headers } = answer.headers;
+              const ids = slots.map((s) => s.id);
+              res.writeHead(answer.statusCode ?? 502, headers);
+              res.write(rewriteBody(contentType, text, ids, rewrite));
+            }
+            for (const message of responseMessages(contentType, text)) {
               const found = slots.find((s) => s.id === message.id);
               if (!found || !message.result) continue;
               const result = message.result as CallToolResult;

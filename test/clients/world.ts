@@ -110,7 +110,7 @@ export async function startWorld(): Promise<World> {
             .find((a) => a.agentId === agentId && !taken.has(a.askId));
           return Boolean(ask);
         },
-        120_000,
+        60_000,
         `an ask of ${agentId} on the window`,
       );
       if (!ask) throw new Error('unreachable');

@@ -3,6 +3,7 @@ import type { Conversation, ReadImage, ToolDef, ToolRead } from './types.js';
 
 type Block = Record<string, unknown> & { type?: string };
 
+const IMAGE_SOURCE = /^\[Image: source: [^\n]*\]$/;
 const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g;
 
 const asBlocks = (content: unknown): Block[] =>
@@ -28,18 +29,18 @@ function readsOf(messages: Array<{ role: string; content: unknown }>): ToolRead[
           return { mimeType: String(source.media_type), data: String(source.data) };
         });
       const id = String(block.tool_use_id);
-      const all = inner
-        .filter((b) => b.type === 'text')
-        .map((b) => String(b.text))
-        .join('\n');
-      // Claude Code appends its own <system-reminder> blocks (the tokens left …) to a tool result's text
+      const texts = inner.filter((b) => b.type === 'text').map((b) => String(b.text));
+      // Claude Code keeps each image in a file and adds a text block saying where
+      const saved = texts.filter((t) => IMAGE_SOURCE.test(t));
+      const all = texts.filter((t) => !IMAGE_SOURCE.test(t)).join('\n');
+      // and appends its own <system-reminder> blocks (the tokens left …) to a tool result's text
       const reminders = all.match(REMINDER) ?? [];
       reads.push({
         tool: bareName(names.get(id) ?? ''),
         callId: id,
         text: all.replace(REMINDER, ''),
         images,
-        wrapping: reminders.length ? `…${reminders.join('')}` : '',
+        wrapping: saved.length || reminders.length ? [`…${reminders.join('')}`, ...saved].join('\n') : '',
         isError: block.is_error === true,
         raw: block,
       });
