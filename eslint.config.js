@@ -222,6 +222,8 @@ export default tseslint.config(
       '**/next-env.d.ts',
       'reports/**',
       '.stryker-tmp*/**',
+      // the real MCP clients scripts/install-clients.js installs for test/clients
+      '.cache/**',
     ],
   },
   ...tseslint.configs.recommended,

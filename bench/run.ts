@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
+import { clientsBench } from './clients.js';
 import { coldStart } from './cold-start.js';
 import { fixtureFormsBench } from './fixture-forms.js';
 import { floodBench } from './flood.js';
@@ -77,6 +78,7 @@ await section('forms', () => fixtureFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));
+await section('clients', () => withBrowser((browser) => clientsBench(browser, notes)));
 // a partial run's load line sits beside the full run's in the merged report: it names the sections it measured
 const measured = only.length > 0 ? ` of ${only.join(', ')}` : '';
 notes.push(
