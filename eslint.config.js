@@ -140,10 +140,12 @@ const importRules = [
       'bridge/prove-peer.ts',
       'bridge/private-files.ts',
       'bridge/token.ts',
+      // how long the client waits for a tool call, read from its own config (loaded after initialize is answered)
+      'bridge/register/client-limits.ts',
       '@modelcontextprotocol/client',
       'node:*',
     ],
-    why: 'the stdio shim starts without the server: the tool registry (to check arguments), the token proof, and nothing else of it',
+    why: 'the stdio shim starts without the server: the tool registry (to check arguments), the token proof, its client\'s time-out setting, and nothing else of it',
   },
   {
     files: ['bridge/prove-peer.ts'],

@@ -70,6 +70,8 @@ interface Entry {
   shown: boolean;
   /** an ending is being written: nothing else may end it meanwhile */
   ending?: AskStatus;
+  /** a sync ask whose asker stopped waiting (Asks.handOver): its outcome goes to the agent's inbox */
+  handedOver?: boolean;
 }
 
 export interface EndDetails {
@@ -355,6 +357,17 @@ export class Asks {
     return entry ? this.finish(entry, status, details) : Promise.resolve(false);
   }
 
+  /**
+   * The asker of a sync ask stops waiting (its client's time-out is near) but the question stays open: its outcome
+   * will go to the agent's inbox, as an async ask's does. False when it ended, or is ending, already.
+   */
+  handOver(askId: string): boolean {
+    const entry = this.open.get(askId);
+    if (!entry || entry.ending) return false;
+    entry.handedOver = true;
+    return true;
+  }
+
   /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
   cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): Promise<boolean> {
     return this.end(askId, 'cancelled', { text, decidedBy });
@@ -381,7 +394,7 @@ export class Asks {
       await this.ledger.ended(
         recordOf(ask.askId, ask.spec, times, end),
         outcome,
-        options.toInbox ?? ask.spec.async === true,
+        options.toInbox ?? (ask.spec.async === true || entry.handedOver === true),
       );
     } catch (error) {
       if (end.decidedBy === 'human') {
@@ -467,6 +480,7 @@ export class Asks {
   async close(): Promise<void> {
     const endings: Array<Promise<boolean>> = [];
     for (const entry of [...this.open.values()]) {
+      // a handed-over ask's journal says sync: at the next start it would end "restarted", so it ends here, saying why
       if (entry.ask.spec.async) entry.ask.countdown.stop();
       else
         endings.push(

@@ -4,7 +4,7 @@ import { Refused } from '../errors.js';
 import type { Asker } from './asker.js';
 import type { Asks } from './asks.js';
 import { summarize } from './ask-human.js';
-import { waitForHuman } from './wait.js';
+import { waitForHumanOrWithdraw } from './wait.js';
 
 /** What the human is asked to allow, and the key an "allow for this page" approval is remembered under. */
 interface Danger {
@@ -89,7 +89,7 @@ export async function confirmPageCommand(
   }
   const ask = asks.create(spec);
   await ask.opened;
-  const outcome = await waitForHuman(asks, asker, ask);
+  const outcome = await waitForHumanOrWithdraw(asks, asker, ask);
   if (outcome.status !== 'answered') throw new Refused(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
   if (outcome.value !== true)
     throw new Refused(

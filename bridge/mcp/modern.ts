@@ -13,6 +13,9 @@ import { createMcpServer } from './server.js';
 import { bearerOf } from './bearer.js';
 import type { McpSession } from './sessions.js';
 
+/** How many client names' agents the bridge keeps (ModernEndpoint.agentOf). */
+const CLIENT_NAMES = 256;
+
 /** Who a 2026-07-28 request speaks for, decided by the route before the SDK's handler runs. */
 export interface ModernCaller {
   /** the agent id the request names (X-Aiti-Agent, checked), or its agent token's */
@@ -63,6 +66,8 @@ function carriesClaim(body: unknown): boolean {
 export class ModernEndpoint {
   private readonly handler: McpHttpHandler;
   private readonly callers = new WeakMap<Request, ModernCaller>();
+  /** the agent id of each client name that made a 2026-07-28 request without naming one (agentOf) */
+  private readonly byClient = new Map<string, string>();
 
   constructor(
     private readonly bridge: BridgeContext,
@@ -117,10 +122,18 @@ export class ModernEndpoint {
     if (caller.session) return createMcpServer(caller.session.connection(true));
     const bridge = this.bridge;
     let agent: Agent | undefined;
+    let client: string | undefined;
     return createMcpServer({
       bridge,
-      agent: (clientName) => (agent ??= this.agentOf(caller, clientName)),
-      bindAgent: async (agentId) => (agent = bridge.agents.ensure(agentId, { transport: caller.transport })),
+      agent: (clientName) => {
+        client = clientName;
+        return (agent ??= this.agentOf(caller, clientName));
+      },
+      bindAgent: async (agentId) => {
+        // the client's later requests speak for the id it chose (see agentOf)
+        if (caller.boundAgent === undefined && caller.named === undefined) this.remember(client, agentId);
+        return (agent = bridge.agents.ensure(agentId, { transport: caller.transport }));
+      },
       closed: new AbortController().signal,
       stateless: true,
       modern: true,
@@ -128,16 +141,31 @@ export class ModernEndpoint {
     });
   }
 
-  /** The agent of a request that named none: its agent token's, else the client's own name (`claude-code`). */
+  /** Keeps a client name's agent id; the oldest names go first past CLIENT_NAMES (any string can be a name). */
+  private remember(clientName: string | undefined, agentId: string): void {
+    const key = clientName ?? '';
+    this.byClient.delete(key);
+    this.byClient.set(key, agentId);
+    if (this.byClient.size > CLIENT_NAMES) this.byClient.delete(this.byClient.keys().next().value ?? key);
+  }
+
+  /**
+   * The agent of a request that named none by header: its agent token's; else the id its client took with
+   * aiti_hello or was given on its first request (the client's own name, `claude-code`, or `claude-code-2` while a
+   * session holds that), kept by client name while the bridge runs. With no session in this revision, the client's
+   * name is all that tells two requests apart: two clients of one name share an agent, and a client that wants an
+   * id only it can speak for sends X-Aiti-Agent and X-Aiti-Agent-Key, or goes through the stdio shim.
+   */
   private agentOf(caller: ModernCaller, clientName: string | undefined): Agent {
     const agents = this.bridge.agents;
-    const id =
-      caller.boundAgent ??
-      caller.named ??
-      agents.idFor(
+    let id = caller.boundAgent ?? caller.named ?? this.byClient.get(clientName ?? '');
+    if (id === undefined) {
+      id = agents.idFor(
         clientName,
         (candidate) => this.bridge.claims.hasKey(candidate) || this.bridge.agentTokens.bindsName(candidate),
       );
+      this.remember(clientName, id);
+    }
     return agents.ensure(id, { transport: caller.transport, ...(clientName ? { client: clientName } : {}) });
   }
 }

@@ -10,6 +10,7 @@ import { isAutoName, type Agent } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { presents } from './bearer.js';
 import { dispatch } from './dispatch.js';
+import { patienceOf } from './patience.js';
 import { MODERN_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
 import type { ToolCall } from './tool.js';
 import { listedTools } from './tool-list.js';
@@ -38,7 +39,6 @@ export interface McpConnection {
    */
   modern?: boolean;
 }
-
 
 /**
  * The one MCP server definition, on the SDK's low-level Server: tools/list answers the flat registry (JSON
@@ -72,11 +72,14 @@ export function createMcpServer(connection: McpConnection): Server {
 function toolCall(connection: McpConnection, ctx: ServerContext, structured: boolean): ToolCall {
   const request = ctx.mcpReq;
   const progressToken = request._meta?.progressToken;
+  // the protocol layer lifts the envelope's keys off _meta (typed as {} in the SDK's public types)
+  const envelope = request.envelope as Record<string, unknown> | undefined;
+  const clientName = connection.clientName ?? envelopeClientName(envelope);
+  const patienceMs = patienceOf(request._meta, clientName);
   return {
     bridge: connection.bridge,
     get agent() {
-      // the protocol layer lifts the envelope's keys off _meta (typed as {} in the SDK's public types)
-      return connection.agent(envelopeClientName(request.envelope as Record<string, unknown> | undefined));
+      return connection.agent(envelopeClientName(envelope));
     },
     signal: AbortSignal.any([request.signal, connection.closed]),
     progress: async (message, progress, total) => {
@@ -87,6 +90,7 @@ function toolCall(connection: McpConnection, ctx: ServerContext, structured: boo
       });
     },
     structured,
+    ...(patienceMs !== undefined ? { patienceMs } : {}),
     bindAgent: (agentId) => connection.bindAgent(agentId),
     claimant: {
       stateless: connection.stateless,

@@ -25,6 +25,8 @@ export interface ToolCall {
   bindAgent(agentId: string): Promise<Agent>;
   /** the caller asked for results' full JSON (STRUCTURED_RESULTS): a program, not a model, reads them */
   structured: boolean;
+  /** how long the caller's MCP client waits for this call, when known (mcp/patience.ts): asks answer before that */
+  patienceMs?: number;
   /** what the caller can show to speak for another agent id (aiti_hello checks it before bindAgent) */
   claimant: Omit<Claimant, 'agentKey'>;
 }

@@ -17,3 +17,9 @@ export const SESSION_HEADER = 'x-aiti-session';
  * put the JSON in front of the model.
  */
 export const STRUCTURED_RESULTS = 'ai.aiti/structured';
+
+/**
+ * The `_meta` key of a tools/call that says how long its MCP client waits for the call, in ms (the stdio shim reads
+ * it from the client's own settings and adds it): a question to the human answers before that (mcp/patience.ts).
+ */
+export const CLIENT_TIMEOUT_MS = 'ai.aiti/clientTimeoutMs';

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { CLIENT_TIMEOUT_MS } from '../protocol/headers.js';
 import { impostorText, provePeer } from '../prove-peer.js';
 import { BridgeSession, UpstreamError } from './bridge-session.js';
 import {
@@ -31,6 +32,8 @@ export interface ForwarderOptions {
   snapshot: ServerSnapshot;
   /** pause between attempts while the bridge is down */
   retryMs?: number;
+  /** how long the client waits for a tool call, as its settings say (register/client-limits.ts), by its name */
+  clientTimeoutMs?: (clientName: string | undefined) => Promise<number | undefined>;
 }
 
 const REINIT_PREFIX = 'aiti-shim-reinit-';
@@ -86,6 +89,8 @@ export class ShimForwarder {
   private readonly retryMs: number;
   /** the client speaks the 2026-07-28 revision (it sent no initialize, and envelopes on its requests) */
   private modern = false;
+  /** how long the client waits for a tool call, when its settings say (learnTimeout) */
+  private clientTimeout: Promise<number | undefined> = Promise.resolve(undefined);
 
   constructor(
     private readonly client: ClientSide,
@@ -111,6 +116,7 @@ export class ShimForwarder {
     if (isRequest(message) && message.method === 'initialize') {
       this.modern = false;
       this.init = message;
+      this.learnTimeout(message);
       this.reply(message.id, initializeResult(this.options.snapshot, message.params));
       this.connectSoon(0);
       return;
@@ -127,6 +133,7 @@ export class ShimForwarder {
       // a 2026-07-28 client: no initialize comes, so the bridge session opens with what its envelope says
       this.modern = true;
       this.init = initializeFor(message);
+      this.learnTimeout(this.init);
       this.initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
       this.connectSoon(0);
     }
@@ -146,7 +153,23 @@ export class ShimForwarder {
 
   /** Messages go up in the order the client sent them. */
   private enqueue(message: JsonRpcMessage): void {
-    this.queue = this.queue.then(() => this.forward(message));
+    this.queue = this.queue.then(async () => this.forward(await this.withTimeout(message)));
+  }
+
+  /** Starts reading, from the client's own settings, how long it waits for a tool call (once per client). */
+  private learnTimeout(init: JsonRpcRequest): void {
+    const info = init.params?.clientInfo as { name?: unknown } | undefined;
+    const name = typeof info?.name === 'string' ? info.name : undefined;
+    this.clientTimeout = (this.options.clientTimeoutMs?.(name) ?? Promise.resolve(undefined)).catch(() => undefined);
+  }
+
+  /** A tools/call carries how long its client waits for it, when the client's settings say: asks answer before that. */
+  private async withTimeout(message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    if (message.method !== 'tools/call' || !message.params) return message;
+    const timeoutMs = await this.clientTimeout;
+    if (timeoutMs === undefined) return message;
+    const meta = (message.params._meta ?? {}) as Record<string, unknown>;
+    return { ...message, params: { ...message.params, _meta: { ...meta, [CLIENT_TIMEOUT_MS]: timeoutMs } } };
   }
 
   private async forward(message: JsonRpcMessage): Promise<void> {

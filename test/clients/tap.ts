@@ -137,7 +137,11 @@ export async function startTap(bridgeUrl: string, options: TapOptions = {}): Pro
         (answer) => {
           const rewrite = slots.length ? options.rewrite : undefined;
           const contentType = String(answer.headers['content-type'] ?? '');
-          if (!rewrite) res.writeHead(answer.statusCode ?? 502, answer.headers);
+          if (!rewrite) {
+            // the headers go on at once, as the bridge sent them: an event stream may have no event for a while
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.flushHeaders();
+          }
           let text = '';
           answer.on('data', (chunk: Buffer) => {
             if (slots.length) text += chunk.toString('utf8');

@@ -4,6 +4,8 @@ import type { Conversation, ReadImage, ToolDef, ToolRead } from './types.js';
 type Block = Record<string, unknown> & { type?: string };
 
 const IMAGE_SOURCE = /^\[Image: source: [^\n]*\]$/;
+/** …a line Claude Code may also put at the end of the result's last text block, beside an image it saved */
+const IMAGE_SOURCE_LINE = /\n?\[Image: source: [^\n]*\]$/gm;
 const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g;
 
 const asBlocks = (content: unknown): Block[] =>
@@ -31,8 +33,9 @@ function readsOf(messages: Array<{ role: string; content: unknown }>): ToolRead[
       const id = String(block.tool_use_id);
       const texts = inner.filter((b) => b.type === 'text').map((b) => String(b.text));
       // Claude Code keeps each image in a file and adds a text block saying where
-      const saved = texts.filter((t) => IMAGE_SOURCE.test(t));
-      const all = texts.filter((t) => !IMAGE_SOURCE.test(t)).join('\n');
+      const joined = texts.filter((t) => !IMAGE_SOURCE.test(t)).join('\n');
+      const saved = [...texts.filter((t) => IMAGE_SOURCE.test(t)), ...(joined.match(IMAGE_SOURCE_LINE) ?? [])];
+      const all = joined.replace(IMAGE_SOURCE_LINE, '');
       // and appends its own <system-reminder> blocks (the tokens left …) to a tool result's text
       const reminders = all.match(REMINDER) ?? [];
       reads.push({
