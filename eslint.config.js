@@ -145,7 +145,7 @@ const importRules = [
       '@modelcontextprotocol/client',
       'node:*',
     ],
-    why: 'the stdio shim starts without the server: the tool registry (to check arguments), the token proof, its client\'s time-out setting, and nothing else of it',
+    why: "the stdio shim starts without the server: the tool registry (to check arguments), the token proof, its client's time-out setting, and nothing else of it",
   },
   {
     files: ['bridge/prove-peer.ts'],
