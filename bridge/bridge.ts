@@ -103,6 +103,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     { broadcast: (event, data) => context.hub.broadcast(event, data) },
     systemClock,
     journalLedger(ledger),
+    limits,
   );
   const context: BridgeContext = {
     config,

@@ -46,6 +46,10 @@ export interface Limits {
   tarpitMs: number;
   /** rate-limited requests held at once; past it they are answered at once */
   tarpitSockets: number;
+  /** bytes of open asks (prompt, choices, command) one agent may have: past it its next ask is refused */
+  askBytesPerAgent: number;
+  /** open asks one agent may have at once */
+  asksPerAgent: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -74,6 +78,9 @@ export const DEFAULT_LIMITS: Limits = {
   pageRequestBurstTotal: 4000,
   tarpitMs: 1000,
   tarpitSockets: 256,
+  // sixteen prompts of the longest kind (ASK_LIMITS.promptChars): an agent that needs more asks one at a time
+  askBytesPerAgent: 512 * 1024,
+  asksPerAgent: 20,
 };
 
 /** The limits a bridge runs with: the defaults, with what its configuration overrides. */
@@ -97,7 +104,9 @@ export type LimitName =
   | 'claimsTotal'
   | 'pageRequestsPerOrigin'
   | 'pageRequestsTotal'
-  | 'tarpit';
+  | 'tarpit'
+  | 'askBytesPerAgent'
+  | 'asksPerAgent';
 
 export interface LimitLine {
   limit: number;
@@ -162,6 +171,8 @@ export class LimitCounters {
       pageRequestsTotal: line('pageRequestsTotal', l.pageRequestsPerSecondTotal),
       // current: refusals being held now; refused: those answered at once because the tarpit was full
       tarpit: line('tarpit', l.tarpitSockets),
+      askBytesPerAgent: line('askBytesPerAgent', l.askBytesPerAgent),
+      asksPerAgent: line('asksPerAgent', l.asksPerAgent),
     };
   }
 }

@@ -16,6 +16,8 @@ export class SseStream implements EventStream {
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout;
   private readonly limits?: LimitCounters;
+  /** bytes of the first event still unread: the unread budget starts above them (see send) */
+  private allowance = 0;
 
   constructor(
     private readonly ctx: Context,
@@ -51,13 +53,21 @@ export class SseStream implements EventStream {
 
   /**
    * Writes one event. A reader that leaves more than its budget unread is disconnected (it reconnects and gets a
-   * fresh `state`): a stalled window must not make the bridge hold every event for it.
+   * fresh `state`): a stalled window must not make the bridge hold every event for it. The first event (`first`)
+   * is not judged: the window's `state` holds every open ask, and however big the asks made it, a window that
+   * reads must get it whole (it was cut as it was written, and every reconnect met the same fate). The budget
+   * counts from above it until it is read; a reader that never reads it is cut by the stalled-write rule
+   * (http/slow-readers.ts).
    */
-  send(event: string, data: unknown): boolean {
+  send(event: string, data: unknown, options: { first?: boolean } = {}): boolean {
     if (this.closed) return false;
     const res = this.ctx.res;
     const flowing = res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes) {
+    if (options.first && !flowing) {
+      this.allowance = res.writableLength;
+      res.once('drain', () => (this.allowance = 0));
+    }
+    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes + this.allowance) {
       this.limits.refused('sseReaders');
       this.close();
       // end() would keep the unread bytes until the reader takes them: drop them with the socket
