@@ -19,6 +19,7 @@ import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { AgentTokens } from './agents/tokens.js';
+import { DeviceSessions } from './devices/device-sessions.js';
 import { Devices } from './devices/devices.js';
 import { CredentialLinks } from './devices/links.js';
 import { Pairings } from './devices/pairing.js';
@@ -137,6 +138,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     ownOrigins: () => origins,
     agentTokens,
     devices,
+    deviceSessions: new DeviceSessions(devices),
     pairings: new Pairings({ devices, onChange: () => deskChanged() }),
     credentialLinks: new CredentialLinks(),
     remoteUrl: () => remote?.url,

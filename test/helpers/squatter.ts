@@ -35,6 +35,8 @@ const server = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url.includes('/bridge/health')) return res.end(JSON.stringify({ ok: true, version: '9.9.9' }));
     if (req.url.includes('/bridge/token-proof')) return res.end(JSON.stringify({ proof: 'made-up' }));
+    if (req.url.includes('/bridge/device/challenge'))
+      return res.end(JSON.stringify({ proof: 'bWFkZS11cA', challenge: 'c'.repeat(32) }));
     res.end('{}');
   });
 });
@@ -43,12 +45,24 @@ if (socketPath) server.listen(socketPath, ready);
 else server.listen(Number(port), host, ready);
 `;
 
-/** Starts the squatter on `host:port` (or a Unix socket path); resolves once it listens. */
-export async function squat(where: { host?: string; port?: number; socketPath?: string }): Promise<Squatter> {
+/**
+ * Starts the squatter on `host:port` (or a Unix socket path); resolves once it listens. `uid`/`gid` run it as
+ * another local user (as root: `nobody` is 65534).
+ */
+export async function squat(where: {
+  host?: string;
+  port?: number;
+  socketPath?: string;
+  uid?: number;
+  gid?: number;
+}): Promise<Squatter> {
   const child = spawn(
     process.execPath,
     ['--input-type=module', '-e', SCRIPT, where.host ?? '127.0.0.1', String(where.port ?? 0), where.socketPath ?? ''],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(where.uid !== undefined ? { uid: where.uid, gid: where.gid ?? where.uid, cwd: '/' } : {}),
+    },
   );
   const lines: SquattedRequest[] = [];
   let stderr = '';
