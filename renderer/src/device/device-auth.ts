@@ -29,7 +29,7 @@ export const UNPAIRED = 'this device is no longer paired with the bridge (it was
 export function base64url(bytes: Uint8Array): string {
   let text = '';
   for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
 }
 
 export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
