@@ -178,7 +178,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const remoteSide = config.remote
     ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
     : undefined;
-  if (remoteSide) connections.watch(remoteSide.server);
+  if (remoteSide) connections.watch(remoteSide.server, 'remote');
   await listen(server, config);
   let unix: UnixListener | undefined;
   if (config.socket) {
@@ -188,7 +188,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       await new Promise((resolve) => server.close(resolve));
       throw new StartupError((error as Error).message);
     }
-    connections.watch(unix.server);
+    connections.watch(unix.server, 'socket');
     answers.push(trackAnswers(unix.server));
   }
   if (remoteSide) {

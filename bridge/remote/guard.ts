@@ -61,6 +61,8 @@ export function identifyCredential(bridge: BridgeContext): Middleware {
     if (found.problem) ctx.state.credentialProblem = found.problem;
     else if (found.credential) {
       ctx.state.credential = found.credential;
+      // the connection leaves the anonymous budget (http/slow-readers.ts); a TLS request's socket is the TLS one
+      bridge.limits.credentialed(ctx.req.socket);
       const key =
         found.credential.kind === 'device'
           ? `device:${found.credential.device.id}`
