@@ -134,6 +134,8 @@ export const AgentTokenCreateBody = z.object({
   name: z.string().min(1).max(64),
   /** `30d`, `12h`, `90m` or `never` (default 30d) */
   expires: z.string().max(16).optional(),
+  /** the name is an agent the bridge knows, and the token is to speak for it (refused without) */
+  takeOver: z.boolean().optional(),
 });
 export const AgentTokenCreated = z.object({
   token: z.string(),

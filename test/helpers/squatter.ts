@@ -13,6 +13,8 @@ export interface Squatter {
   requests(): SquattedRequest[];
   /** everything it was sent, as one text to search for a token */
   seen(): string;
+  /** the TCP port it listens on (the one it was given, or the one port 0 got) */
+  port(): number;
   /** waits until it got a request whose URL contains `part` */
   waitForRequest(part: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -40,7 +42,7 @@ const server = createServer((req, res) => {
     res.end('{}');
   });
 });
-const ready = () => process.stdout.write('listening\\n');
+const ready = () => process.stdout.write('listening ' + (typeof server.address() === 'object' ? server.address().port : '') + '\\n');
 if (socketPath) server.listen(socketPath, ready);
 else server.listen(Number(port), host, ready);
 `;
@@ -67,9 +69,12 @@ export async function squat(where: {
   const lines: SquattedRequest[] = [];
   let stderr = '';
   let listening = false;
+  let port = 0;
   eachLine(child.stdout, (line) => {
-    if (line === 'listening') listening = true;
-    else lines.push(JSON.parse(line) as SquattedRequest);
+    if (line.startsWith('listening')) {
+      listening = true;
+      port = Number(line.split(' ')[1]) || 0;
+    } else lines.push(JSON.parse(line) as SquattedRequest);
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const stop = async () => {
@@ -89,6 +94,7 @@ export async function squat(where: {
   );
   return {
     requests: () => [...lines],
+    port: () => port,
     seen: () => JSON.stringify(lines),
     waitForRequest: (part, timeoutMs = 15_000) =>
       waitFor(() => lines.some((r) => r.url.includes(part)), timeoutMs, `a request for ${part} at the squatter`),
