@@ -21,6 +21,7 @@ import { AgentRegistry } from './agents/registry.js';
 import { AgentTokens } from './agents/tokens.js';
 import { DeviceSessions } from './devices/device-sessions.js';
 import { Devices } from './devices/devices.js';
+import { cutOnExpiry } from './agents/token-expiry.js';
 import { CredentialLinks } from './devices/links.js';
 import { Pairings } from './devices/pairing.js';
 import { devicesEvent } from './devices/view.js';
@@ -147,6 +148,11 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   // a revoked credential loses what it has open at once, not at its next request
   devices.onRevoke((device) => context.credentialLinks.cut(`device:${device.id}`));
   agentTokens.onRevoke((record) => context.credentialLinks.cut(`agent:${record.id}`));
+  // an expired token loses what it has open, as a revoked one does
+  const tokenExpiry = cutOnExpiry(agentTokens, (record) => {
+    context.credentialLinks.cut(`agent:${record.id}`);
+    deskChanged();
+  });
   devices.onChange(deskChanged);
   agentTokens.onChange(deskChanged);
   agentTokens.watch();
@@ -257,6 +263,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         stopNotifier?.();
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
         agentTokens.close();
+        tokenExpiry.close();
         devices.close();
         await asksClosed;
         stopInbox();
