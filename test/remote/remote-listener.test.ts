@@ -61,6 +61,21 @@ describe('the remote listener', () => {
     expect((deviceOnDesk.body as { error: string }).error).toContain('only the desk window');
   });
 
+  it("a device's name shows its hidden characters on the desk's card: bidi overrides and zero-width spaces reorder nothing", async () => {
+    const bridge = await remoteBridge();
+    const remote = bridge.remote?.url ?? '';
+    // "Ana's phone" as the human would read it, written with a right-to-left override and a zero-width space
+    const name = "Ana's\u200b \u202eenohp\u202c\tlaptop";
+    const started = await http(`${remote}/bridge/pair/start`, {
+      body: { code: await pairingCode(bridge), name, publicKey: await somePublicKey() },
+    });
+    expect(started.status).toBe(200);
+    const desk = await http(`${bridge.url}/bridge/devices`, { token: bridge.token });
+    const shown = (desk.body as { pairings: Array<{ name: string }> }).pairings[0]?.name;
+    expect(shown).toBe("Ana's<U+200B> <U+202E>enohp<U+202C> laptop");
+    expect(shown).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('a pairing code is used once; wrong codes are rate-limited, and the right one never is', async () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
