@@ -10,6 +10,9 @@ export interface SseOptions {
   limits?: LimitCounters;
 }
 
+/** characters written at once (an SSE event of megabytes goes in pieces of this) */
+const PIECE = 64 * 1024;
+
 /** One server-sent-events stream on a raw Node response (never compressed, never buffered by a proxy). */
 export class SseStream implements EventStream {
   private closed = false;
@@ -62,12 +65,16 @@ export class SseStream implements EventStream {
   send(event: string, data: unknown, options: { first?: boolean } = {}): boolean {
     if (this.closed) return false;
     const res = this.ctx.res;
-    const flowing = res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    if (options.first && !flowing) {
-      this.allowance = res.writableLength;
-      res.once('drain', () => (this.allowance = 0));
-    }
-    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes + this.allowance) {
+    const budget = this.limits?.limits.sseBufferBytes ?? Infinity;
+    // the first event's allowance lasts until what waits unread is within the budget again
+    if (this.allowance && res.writableLength <= budget) this.allowance = 0;
+    const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    // a big event goes in pieces: the kernel's progress shows as each piece is done (http/slow-readers.ts reads
+    // it), where one write of megabytes would show none until its very end
+    let flowing = true;
+    for (let at = 0; at < text.length; at += PIECE) flowing = res.write(text.slice(at, at + PIECE));
+    if (options.first) this.allowance = res.writableLength;
+    if (this.limits && res.writableLength > budget + this.allowance) {
       this.limits.refused('sseReaders');
       this.close();
       // end() would keep the unread bytes until the reader takes them: drop them with the socket

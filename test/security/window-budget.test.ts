@@ -5,6 +5,9 @@ import { ASK_LIMITS, type AskView, type StateEvent } from '../../bridge/protocol
 import { DEFAULT_LIMITS } from '../../bridge/limits.js';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { SseClient } from '../helpers/sse.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { waitFor } from '../helpers/wait.js';
+import { ensureWindowBuilt } from '../window/build-window.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { openWindow } from '../helpers/window.js';
 
@@ -98,5 +101,23 @@ describe("one agent cannot take the human's window from the others", () => {
     expect((await stream.next('ask_update')).data).toMatchObject({ askId: other.askId, status: 'answered' });
     expect(stream.closed).toBe(false);
     expect(bridge.context.limits.report().sseReaders.refused).toBe(0);
-  }, 180_000);
+
+    // the window itself, in Chromium: every card shows, and the other agent's is answered with a click
+    await ensureWindowBuilt();
+    const again = bridge.context.asks.create({
+      kind: 'user_confirm',
+      agentId: 'helper',
+      prompt: 'And production?',
+      async: true,
+      timeoutMs: 3_600_000,
+    });
+    await again.opened;
+    const browser = await launchBrowser();
+    const page = await browser.newPage();
+    await page.goto(bridge.uiUrl);
+    const card = page.getByRole('article', { name: 'Confirm from helper' });
+    await card.getByRole('button', { name: /Yes/ }).click({ timeout: 120_000 });
+    await waitFor(() => bridge.context.asks.get(again.askId) === undefined, 30_000, 'the answer at the bridge');
+    expect(await page.getByRole('article', { name: 'Confirm from flooder' }).count()).toBe(4);
+  }, 300_000);
 });
