@@ -3,7 +3,7 @@ import MarkdownIt from 'markdown-it';
 /**
  * What agents write in asks, read as markdown by markdown-it (CommonMark, kept by its authors against the
  * pathological inputs of the CommonMark test suite, so the time it takes grows with the length of the text: 3,000
- * backticks no longer block the window for seconds, see test/window/markdown-linear.test.ts and `npm run bench`).
+ * backticks no longer block the window for seconds, see test/security/linear-text.test.ts and `npm run bench markdown`).
  * Only what prompts use is switched on: paragraphs, headings, lists, quotes, fenced code, inline code, bold,
  * italics, links and backslash escapes. HTML is off, and no HTML string is ever made: the tokens become a tree of
  * plain data that React renders as elements, so raw HTML in a prompt shows as the text it is.
