@@ -1,4 +1,5 @@
 // @ts-check
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 import { allowedImports } from './scripts/eslint-allowed-imports.js';
 
@@ -238,6 +239,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
     },
+  },
+  {
+    // agents, pages and devices write the text these regexes read: none may take more than linear time on it
+    // (test/security/linear-text.test.ts fuzzes the renderer's markdown and the functions that read such text)
+    files: ['bridge/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   { plugins: { aiti: { rules: { 'allowed-imports': allowedImports } } } },
   ...importRules.map(({ files, allow, why }) => ({

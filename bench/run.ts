@@ -6,6 +6,7 @@ import { coldStart } from './cold-start.js';
 import { fixtureFormsBench } from './fixture-forms.js';
 import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
+import { markdownBench } from './markdown.js';
 import { muiFormBench } from './mui-form.js';
 import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
@@ -73,6 +74,7 @@ async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T>
 await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser, CALLS, notes)));
 await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
 await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
+await section('markdown', () => withBrowser((browser) => markdownBench(browser)));
 await section('mui-form', () => muiFormBench(notes));
 await section('forms', () => fixtureFormsBench(notes));
 await section('journal', () => journalBench(notes));

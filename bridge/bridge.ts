@@ -19,7 +19,9 @@ import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { AgentTokens } from './agents/tokens.js';
+import { DeviceSessions } from './devices/device-sessions.js';
 import { Devices } from './devices/devices.js';
+import { cutOnExpiry } from './agents/token-expiry.js';
 import { CredentialLinks } from './devices/links.js';
 import { Pairings } from './devices/pairing.js';
 import { devicesEvent } from './devices/view.js';
@@ -103,6 +105,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     { broadcast: (event, data) => context.hub.broadcast(event, data) },
     systemClock,
     journalLedger(ledger),
+    limits,
   );
   const context: BridgeContext = {
     config,
@@ -136,6 +139,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     ownOrigins: () => origins,
     agentTokens,
     devices,
+    deviceSessions: new DeviceSessions(devices),
     pairings: new Pairings({ devices, onChange: () => deskChanged() }),
     credentialLinks: new CredentialLinks(),
     remoteUrl: () => remote?.url,
@@ -144,6 +148,11 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   // a revoked credential loses what it has open at once, not at its next request
   devices.onRevoke((device) => context.credentialLinks.cut(`device:${device.id}`));
   agentTokens.onRevoke((record) => context.credentialLinks.cut(`agent:${record.id}`));
+  // an expired token loses what it has open, as a revoked one does
+  const tokenExpiry = cutOnExpiry(agentTokens, (record) => {
+    context.credentialLinks.cut(`agent:${record.id}`);
+    deskChanged();
+  });
   devices.onChange(deskChanged);
   agentTokens.onChange(deskChanged);
   agentTokens.watch();
@@ -175,7 +184,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const remoteSide = config.remote
     ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
     : undefined;
-  if (remoteSide) connections.watch(remoteSide.server);
+  if (remoteSide) connections.watch(remoteSide.server, 'remote');
   await listen(server, config);
   let unix: UnixListener | undefined;
   if (config.socket) {
@@ -185,7 +194,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       await new Promise((resolve) => server.close(resolve));
       throw new StartupError((error as Error).message);
     }
-    connections.watch(unix.server);
+    connections.watch(unix.server, 'socket');
     answers.push(trackAnswers(unix.server));
   }
   if (remoteSide) {
@@ -254,6 +263,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         stopNotifier?.();
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
         agentTokens.close();
+        tokenExpiry.close();
         devices.close();
         await asksClosed;
         stopInbox();

@@ -90,11 +90,25 @@ export class AgentTokens {
     return () => this.changeListeners.delete(listener);
   }
 
-  create(name: string, expiresInMs?: number): { token: string; record: AgentTokenRecord } {
+  /**
+   * Makes a token bound to agent id `name`. A token speaks for its agent id at once, inbox and pushes included: a
+   * name that is already an agent the bridge knows (`known` says how) is refused unless the caller means it
+   * (`takeOver`), so a new token never quietly reads a local agent's messages.
+   */
+  create(
+    name: string,
+    expiresInMs?: number,
+    options: { known?: string; takeOver?: boolean } = {},
+  ): { token: string; record: AgentTokenRecord } {
     this.reload();
     if (!NAME.test(name))
       throw new Invalid(
         `agent token name must be a plain agent id (letters, digits, ".", "_", "-"; at most 64, not starting with a dot), got "${name}"`,
+        'name',
+      );
+    if (options.known && !options.takeOver)
+      throw new Conflict(
+        `"${name}" is an agent this bridge knows (${options.known}): a token named so would speak for it from now on and read its inbox, its private pushes included. Pick another name, or take it over on purpose: aiti-bridge agent-token create ${name} --take-over`,
         'name',
       );
     const held = this.boundRecords(name);

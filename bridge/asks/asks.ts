@@ -15,7 +15,8 @@ import {
   type Json,
   type RejectReason,
 } from '../protocol/index.js';
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict, NotFound, TooMany } from '../errors.js';
+import { DEFAULT_LIMITS, type LimitCounters } from '../limits.js';
 import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
@@ -64,6 +65,8 @@ export interface Ask {
 
 interface Entry {
   ask: Ask;
+  /** what its card holds, in bytes (the asking agent's budget: limits.askBytesPerAgent) */
+  bytes: number;
   resolve: (outcome: AskOutcome) => void;
   listeners: Set<(update: AskUpdate) => void>;
   /** its opening is on disk: the window sees it */
@@ -100,6 +103,15 @@ interface Finish {
   toInbox?: boolean;
 }
 
+/** The bytes an ask's card holds: what the window is sent of it. */
+function bytesOf(spec: AskSpec): number {
+  return Buffer.byteLength(JSON.stringify(shownOf(spec)));
+}
+
+function kib(bytes: number): string {
+  return `${Math.ceil(bytes / 1024).toLocaleString('en')} KiB`;
+}
+
 const ENDED_KEPT = 500;
 /** endings the window's `state` carries, so a window that reconnects shows how its cards ended */
 const RECENT_ENDS = 50;
@@ -128,10 +140,19 @@ export class Asks {
     private readonly hub: Pick<HumanHub, 'broadcast'>,
     private readonly clock: Clock = systemClock,
     private readonly ledger: AskLedger = memoryLedger,
+    private readonly budget: Pick<LimitCounters, 'limits' | 'refused'> = {
+      limits: DEFAULT_LIMITS,
+      refused: () => undefined,
+    },
   ) {}
 
-  /** Opens an ask: written to disk, then the window gets an `ask` event (`ask.opened` says when). */
+  /**
+   * Opens an ask: written to disk, then the window gets an `ask` event (`ask.opened` says when). Refused (TooMany)
+   * when it would take the asking agent past its open asks or their bytes: one agent's questions never crowd out
+   * everyone else's on the human's window.
+   */
   create(spec: AskSpec): Ask {
+    this.checkBudget(spec);
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS), MAX_ASK_TIMEOUT_MS);
     const createdAt = this.clock.wallNow();
@@ -175,7 +196,7 @@ export class Asks {
       outcome,
       remember: false,
     };
-    const entry: Entry = { ask, resolve, listeners: new Set(), shown: false };
+    const entry: Entry = { ask, resolve, listeners: new Set(), shown: false, bytes: bytesOf(spec) };
     this.open.set(askId, entry);
     return entry;
   }
@@ -222,6 +243,25 @@ export class Asks {
     const outcome = this.outcomeOf(askId, spec.kind, status, details);
     await this.ledger.ended(recordOf(askId, spec, { createdAt: now, endedAt: now, shown: false }, end), outcome, false);
     return outcome;
+  }
+
+  private checkBudget(spec: AskSpec): void {
+    const { askBytesPerAgent, asksPerAgent } = this.budget.limits;
+    const mine = [...this.open.values()].filter((e) => e.ask.spec.agentId === spec.agentId);
+    if (mine.length >= asksPerAgent) {
+      this.budget.refused('asksPerAgent');
+      throw new TooMany(
+        `agent "${spec.agentId}" has ${mine.length} asks open, the most one agent may have (limit asksPerAgent ${asksPerAgent}): wait for an answer, or ask fewer things at once`,
+      );
+    }
+    const held = mine.reduce((sum, e) => sum + e.bytes, 0);
+    const bytes = bytesOf(spec);
+    if (held + bytes > askBytesPerAgent) {
+      this.budget.refused('askBytesPerAgent');
+      throw new TooMany(
+        `this ask (${kib(bytes)}) and agent "${spec.agentId}"'s open asks (${kib(held)}) would pass ${kib(askBytesPerAgent)}, what one agent's open asks may hold (limit askBytesPerAgent): wait for an answer, or put the details in a file and name it in a shorter prompt`,
+      );
+    }
   }
 
   get(askId: string): Ask | undefined {

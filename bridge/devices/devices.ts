@@ -1,18 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { matchesHash, mintCredential, parseCredential } from '../credentials.js';
+import type { DevicePublicKey } from '../protocol/index.js';
 import { NotFound } from '../errors.js';
 import { privateDir, replacePrivateFile } from '../private-files.js';
+import { visibleName } from './names.js';
 
 /**
- * The devices paired with the desk (a phone, a laptop through a tunnel): each holds a device token, the human's
- * role on the remote listener. Kept in `<appDir>/devices.json` (0600) with only the sha256 of each token; only
- * the bridge writes it. Revoking a device forgets it, and the listeners close its streams at once.
+ * The devices paired with the desk (a phone, a laptop through a tunnel), the human's role on the remote listener.
+ * Each holds a key pair its browser made, whose private half never leaves that browser's origin (scheme, host and
+ * port): the bridge keeps the public half, and a key of its own to prove itself to that device with
+ * (device-sessions.ts). Kept in `<appDir>/devices.json` (0600); only the bridge writes it. Revoking a device
+ * forgets it, and the listeners close its streams at once. A device paired before keys (with a cookie) has no
+ * `publicKey`: it is listed, so the desk can revoke it, and cannot sign in: pair it again.
  */
 export interface Device {
   id: string;
   name: string;
-  hash: string;
+  publicKey?: DevicePublicKey;
+  /** HMAC-SHA256 key (base64url) the bridge proves itself to this device with */
+  proofKey?: string;
   pairedAt: string;
   lastUsedAt?: string;
 }
@@ -46,11 +53,12 @@ export class Devices {
     }
     const list = (parsed as { devices?: unknown }).devices;
     for (const d of Array.isArray(list) ? (list as Array<Partial<Device>>) : []) {
-      if (typeof d.id !== 'string' || typeof d.name !== 'string' || typeof d.hash !== 'string') continue;
+      if (typeof d.id !== 'string' || typeof d.name !== 'string') continue;
       this.devices.set(d.id, {
         id: d.id,
-        name: d.name,
-        hash: d.hash,
+        // a name kept before names were cleaned shows its hidden characters too
+        name: visibleName(d.name),
+        ...(d.publicKey && typeof d.proofKey === 'string' ? { publicKey: d.publicKey, proofKey: d.proofKey } : {}),
         pairedAt: String(d.pairedAt),
         ...(typeof d.lastUsedAt === 'string' ? { lastUsedAt: d.lastUsedAt } : {}),
       });
@@ -61,10 +69,11 @@ export class Devices {
     return [...this.devices.values()].sort((a, b) => (a.pairedAt < b.pairedAt ? 1 : -1));
   }
 
-  /** Pairs a new device: on disk (fsynced) before it returns, with the token to hand over once. */
-  add(name: string): { device: Device; token: string } {
-    const { token, id, hash } = mintCredential('device');
-    const device: Device = { id, name, hash, pairedAt: new Date(this.now()).toISOString() };
+  /** Pairs a new device by its public key: on disk (fsynced) before it returns. */
+  add(name: string, publicKey: DevicePublicKey): Device {
+    const id = randomBytes(8).toString('hex');
+    const proofKey = randomBytes(32).toString('base64url');
+    const device: Device = { id, name, publicKey, proofKey, pairedAt: new Date(this.now()).toISOString() };
     this.devices.set(id, device);
     try {
       this.save();
@@ -73,21 +82,20 @@ export class Devices {
       throw error;
     }
     this.changed();
-    return { device, token };
+    return device;
   }
 
-  /** The paired device a token belongs to, marking its use; undefined for anything else. */
-  verify(token: string): Device | undefined {
-    const parsed = parseCredential(token);
-    if (parsed?.kind !== 'device') return undefined;
-    const device = this.devices.get(parsed.id);
-    if (!device || !matchesHash(token, device.hash)) return undefined;
+  get(id: string): Device | undefined {
+    return this.devices.get(id);
+  }
+
+  /** Marks a device's use (written at most once a minute). */
+  used(device: Device): void {
     device.lastUsedAt = new Date(this.now()).toISOString();
     this.useTimer ??= setTimeout(() => {
       this.useTimer = undefined;
       this.saveQuietly();
     }, WRITE_USE_EVERY_MS).unref();
-    return device;
   }
 
   revoke(id: string): Device {

@@ -17,7 +17,7 @@ export function findBridge(script: HTMLOrSVGScriptElement | null): BridgeEndpoin
     : document.querySelector<HTMLScriptElement>('script[src*="/page.js"][src*="aiti"], script[data-aiti-bridge]');
   const explicit = element?.dataset.aitiBridge;
   const root = element?.dataset.aitiRoot || undefined;
-  if (explicit) return { base: explicit.replace(/\/+$/, ''), root };
+  if (explicit) return { base: explicit.replace(/(?<!\/)\/+$/, ''), root };
   if (element?.src) {
     const url = new URL(element.src, location.href);
     const path = url.pathname.replace(/\/(aiti\/)?page\.js$/, '');

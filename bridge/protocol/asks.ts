@@ -24,6 +24,57 @@ export type AskStatus = z.infer<typeof AskStatus>;
 export const DEFAULT_ASK_TIMEOUT_MS = 120_000;
 export const MAX_ASK_TIMEOUT_MS = 3_600_000;
 
+/**
+ * What one ask may hold (README "Asking the human" → limits). A card is for a person to read: past these an agent
+ * puts the rest in a file and names it. The bytes of open asks per agent are the asks' own budget (bridge/limits.ts
+ * `askBytesPerAgent`), so that no agent's asks can fill the human's window.
+ */
+export const ASK_LIMITS = {
+  /** characters of a prompt */
+  promptChars: 32_000,
+  /** characters of one choice */
+  choiceChars: 500,
+  /** choices of one user_choose */
+  choices: 50,
+  /** characters of a user_input's defaultValue */
+  defaultValueChars: 32_000,
+} as const;
+
+const tooLong = (what: string, limit: number, name: keyof typeof ASK_LIMITS, hint: string) =>
+  `${what} may be at most ${limit.toLocaleString('en')} characters (limit ${name}); ${hint}`;
+
+/** An ask's prompt: not empty, within ASK_LIMITS.promptChars. */
+export const AskPrompt = z
+  .string()
+  .min(1, 'the prompt is empty: say what you ask the human')
+  .max(
+    ASK_LIMITS.promptChars,
+    tooLong('a prompt', ASK_LIMITS.promptChars, 'promptChars', 'put the details in a file and name it in the prompt'),
+  );
+
+/** One choice of a user_choose. */
+export const AskChoice = z
+  .string()
+  .min(1, 'a choice is empty')
+  .max(
+    ASK_LIMITS.choiceChars,
+    tooLong('a choice', ASK_LIMITS.choiceChars, 'choiceChars', 'keep choices short and explain them in the prompt'),
+  );
+
+/** The choices of a user_choose: 2 to ASK_LIMITS.choices. */
+export const AskChoices = z
+  .array(AskChoice)
+  .min(2, 'give at least 2 choices (for yes/no use user_confirm)')
+  .max(ASK_LIMITS.choices, `at most ${ASK_LIMITS.choices} choices (limit choices)`);
+
+/** The text a user_input starts with. */
+export const AskDefaultValue = z
+  .string()
+  .max(
+    ASK_LIMITS.defaultValueChars,
+    tooLong('a defaultValue', ASK_LIMITS.defaultValueChars, 'defaultValueChars', 'start the human with less'),
+  );
+
 /** The `ask` event on the role=ai stream, and one entry of `state.asks`. */
 export const AskView = z.object({
   askId: AskId,

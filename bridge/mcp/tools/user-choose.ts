@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { strictArgs } from '../../protocol/index.js';
+import { AskChoices, strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../asker.js';
 import { ToolError, defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -13,7 +13,7 @@ export const userChoose = defineTool({
     strictArgs({
       pageId,
       prompt,
-      choices: z.array(z.string().min(1)).min(2).max(50),
+      choices: AskChoices,
       multiple: z.boolean().optional(),
       async: asyncFlag,
       timeoutMs: askTimeoutMs,

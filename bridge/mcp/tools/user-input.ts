@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { strictArgs } from '../../protocol/index.js';
+import { AskDefaultValue, strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../asker.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -13,7 +12,7 @@ export const userInput = defineTool({
     strictArgs({
       pageId,
       prompt,
-      defaultValue: z.string().optional(),
+      defaultValue: AskDefaultValue.optional(),
       async: asyncFlag,
       timeoutMs: askTimeoutMs,
       wait: waitFlag,

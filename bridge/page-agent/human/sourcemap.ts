@@ -124,7 +124,7 @@ export async function mapToSource(moduleUrl: string, line: number, column: numbe
  */
 function sourceFile(source: string, moduleUrl: string): string {
   const webpack = /^webpack:\/\/[^/]*\/(.*)$/.exec(source);
-  if (webpack) return decodeURIComponent((webpack[1] ?? '').replace(/\?.*$/, '').replace(/^\.\//, ''));
+  if (webpack) return decodeURIComponent(((webpack[1] ?? '').split('?', 1)[0] ?? '').replace(/^\.\//, ''));
   const turbopack = /^turbopack:\/\/\/\[project\]\/(.*)$/.exec(source);
   if (turbopack) return decodeURIComponent(turbopack[1] ?? '');
   const path = /^[a-z]+:\/\//i.test(source)

@@ -80,7 +80,7 @@ export function hiddenSelection(root: Element): string[] | undefined {
  */
 export function splitList(text: string): string[] {
   return normalize(text)
-    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+/)
+    .split(/(?<!\s)\s*,\s*(?:and\s+|or\s+)?|(?<!\s)\s+and\s+/)
     .map((part) => part.trim())
     .filter(Boolean);
 }

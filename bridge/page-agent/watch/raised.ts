@@ -20,7 +20,9 @@ interface Pending {
 
 const captures = new Set<Pending[]>();
 
-const FRAME = /((?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)|(\/[^\s():]+):(\d+):(\d+)/;
+// a frame's location starts a word (after a space, "(" or Firefox's "@"): tried there only, so a line of slashes or
+// URLs is read in one pass, not once per character
+const FRAME = /(?<![^\s(@])((?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)|(?<![^\s(@])(\/[^\s():]+):(\d+):(\d+)/;
 
 /** The first frame of a mapped stack that is app code (not a dependency, not the agent): `file:line:column`. */
 function firstAppFrame(stack: string): string | undefined {

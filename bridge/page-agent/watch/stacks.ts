@@ -16,7 +16,7 @@ function isAgentFrame(line: string): boolean {
 export function local(file: string, root: string | undefined): string {
   if (file.startsWith('/@fs/')) return file.slice(4);
   if (!root || (file.startsWith('/') && file.startsWith(root))) return file;
-  return `${root.replace(/[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
+  return `${root.replace(/(?<![\\/])[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
 }
 
 function sameOrigin(url: string): boolean {

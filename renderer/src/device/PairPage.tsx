@@ -6,14 +6,15 @@ import {
   type PairStartAnswer as Started,
 } from '../../../bridge/protocol/index.js';
 import { apiBase } from '../host.js';
-import { whoAmI } from './device-api.js';
+import { importProofKey, makeDeviceKey, proveCode } from './device-auth.js';
+import { saveDeviceKeys } from './device-store.js';
 import { t, useT } from '../i18n/index.js';
 
 type Step =
   | { step: 'name' }
   | { step: 'sending' }
-  | { step: 'waiting'; started: Started }
-  | { step: 'refused' | 'expired' | 'no-cookie' | 'no-code' }
+  | { step: 'waiting'; started: Started; signKey: CryptoKey }
+  | { step: 'refused' | 'expired' | 'no-crypto' | 'no-code' }
   | { step: 'failed'; why: string };
 
 /** A name to offer: what kind of device this is, as its browser says. */
@@ -35,7 +36,7 @@ function takeCode(): string | undefined {
 async function post(path: string, body: unknown): Promise<{ ok: boolean; status: number; json: unknown }> {
   const res = await fetch(new URL(path, apiBase()), {
     method: 'POST',
-    credentials: 'same-origin',
+    credentials: 'omit',
     cache: 'no-store',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -50,8 +51,10 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; status:
 }
 
 /**
- * `/aiti/ui/pair#code=…`, opened from the desk's QR code: name this device, then wait for the desk's yes while
- * showing the check phrase the desk's card shows. Approved, the bridge sets the device cookie and the window opens.
+ * `/aiti/ui/pair#code=…`, opened from the desk's QR code: name this device; the bridge proves it holds the code
+ * before the code is sent (a program on the port gets nothing); this browser makes the device's key pair and sends
+ * the public half; then wait for the desk's yes while showing the check phrase the desk's card shows. Approved, the
+ * keys are kept in this origin's storage, non-extractable (device-store.ts), and the window opens.
  */
 export function PairPage() {
   const all = useT();
@@ -70,10 +73,14 @@ export function PairPage() {
         const parsed = PairStatusAnswer.safeParse(answer?.json);
         if (stopped) return;
         if (parsed.success && parsed.data.state === 'approved') {
-          // the cookie is HttpOnly: whether the browser kept it shows only in the bridge's answer
-          const me = await whoAmI(apiBase());
-          if (me?.party === 'device') window.location.replace(new URL('./', window.location.href).href);
-          else setStep({ step: 'no-cookie' });
+          const { deviceId, proofKey } = parsed.data;
+          if (!deviceId || !proofKey) return setStep({ step: 'failed', why: words.answered(answer?.status ?? 0) });
+          try {
+            await saveDeviceKeys({ deviceId, signKey: step.signKey, proofKey: await importProofKey(proofKey) });
+          } catch (error) {
+            return setStep({ step: 'failed', why: error instanceof Error ? error.message : String(error) });
+          }
+          window.location.replace(new URL('./', window.location.href).href);
           return;
         }
         if (parsed.success && (parsed.data.state === 'refused' || parsed.data.state === 'expired'))
@@ -85,14 +92,19 @@ export function PairPage() {
     return () => {
       stopped = true;
     };
-  }, [step]);
+  }, [step, words]);
 
   const start = async () => {
+    // WebCrypto lives only in secure contexts (HTTPS, or a loopback address): without it no key can be kept
+    if (!globalThis.crypto?.subtle || typeof indexedDB === 'undefined') return setStep({ step: 'no-crypto' });
     setStep({ step: 'sending' });
     try {
-      const answer = await post('bridge/pair/start', { code: code.current, name: name.trim() });
+      const proof = await proveCode(apiBase(), code.current ?? '');
+      if (proof.kind !== 'proven') return setStep({ step: 'failed', why: words.notSent(proof.why) });
+      const { signKey, publicKey } = await makeDeviceKey();
+      const answer = await post('bridge/pair/start', { code: code.current, name: name.trim(), publicKey });
       const started = PairStartAnswer.safeParse(answer.json);
-      if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data });
+      if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data, signKey });
       const error = ErrorBody.safeParse(answer.json);
       setStep({ step: 'failed', why: error.success ? error.data.error : words.answered(answer.status) });
     } catch (error) {
@@ -152,7 +164,7 @@ export function PairPage() {
           {words.expired.after}
         </p>
       )}
-      {step.step === 'no-cookie' && <p role="alert">{words.noCookie}</p>}
+      {step.step === 'no-crypto' && <p role="alert">{words.noCrypto}</p>}
       {step.step === 'failed' && <p role="alert">{step.why}</p>}
     </main>
   );

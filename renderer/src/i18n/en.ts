@@ -428,8 +428,10 @@ export const en = {
       before: 'Nobody approved this device within 2 minutes. Press ',
       after: ' at the desk again.',
     },
-    noCookie:
-      'The desk approved this device, but this browser did not keep its token: it keeps it only over HTTPS. Reach the bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.',
+    noCrypto:
+      'This browser cannot keep a device key here: it offers WebCrypto only over HTTPS or at a loopback address (127.0.0.1). Reach the bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.',
+    notSent: (why: string) =>
+      `The pairing code was not sent: what answers at this address is not the bridge that showed it (${why}).`,
     answered: (status: number) => `the bridge answered HTTP ${status}`,
     thisBrowser: 'This browser',
     androidPhone: 'Android phone',

@@ -413,8 +413,9 @@ export const zhCN: Messages = {
       before: '2 分钟内没有人批准此设备。请在主窗口再按一次',
       after: '。',
     },
-    noCookie:
-      '主窗口已批准此设备，但此浏览器没有保存它的令牌：只有通过 HTTPS 才会保存。请通过 HTTPS（--tls-cert 和 --tls-key，或 Tailscale Serve）访问桥接服务，然后重新配对。',
+    noCrypto:
+      '此浏览器在这里无法保存设备密钥：只有通过 HTTPS 或回环地址（127.0.0.1）才提供 WebCrypto。请通过 HTTPS（--tls-cert 和 --tls-key，或 Tailscale Serve）访问桥接服务，然后重新配对。',
+    notSent: (why) => `配对码没有发送：在此地址应答的不是显示该码的桥接服务（${why}）。`,
     answered: (status) => `桥接服务返回了 HTTP ${status}`,
     thisBrowser: '此浏览器',
     androidPhone: 'Android 手机',

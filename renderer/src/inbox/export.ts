@@ -10,8 +10,21 @@ export function historyJson(messages: readonly Message[], scope: string, now = n
   return `${JSON.stringify({ exportedAt: now.toISOString(), scope, count: messages.length, messages: oldestFirst }, null, 2)}\n`;
 }
 
-/** Text that goes on one Markdown line: no line breaks, nothing read as markup at the start. */
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/^([#>*+-]|\d+\.)\s/, '\\$1 ');
+/**
+ * Agent, page and device text as Markdown that is only text: no HTML (a viewer that renders inline HTML would load
+ * an agent's `<img src=…>` or `<iframe>` when the history is read, and call home), and no links or images (`[x](…)`,
+ * `<javascript:…>`): `&`, `<` and `>` become character references, `\`, `[` and `]` are escaped.
+ */
+export function escapeMarkup(text: string): string {
+  return text.replace(/[&<>\\[\]]/g, (c) => MARKUP[c] ?? c);
+}
+const MARKUP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\\': '\\\\', '[': '\\[', ']': '\\]' };
+
+/** Text that goes on one Markdown line: no line breaks, nothing read as markup at the start, no HTML or links. */
+const oneLine = (text: string) =>
+  escapeMarkup(text)
+    .replace(/(?<!\s)\s*\n\s*/g, ' ⏎ ')
+    .replace(/^([#>*+-]|\d+\.)\s/, '\\$1 ');
 
 /**
  * The loaded history as Markdown for people: a section per day, a line per message (time, kind, agent,
@@ -32,9 +45,9 @@ export function historyMarkdown(messages: readonly Message[], scope: string, now
       const r = record.data;
       const { label } = outcomeLabel(r.kind, { outcome: r, here: true });
       out.push(
-        `- ${time} · ${kindLabel(r.kind)} · ${r.agentId} · **${label}** ${outcomeDetails(r.kind, r, true).join(' · ')}`,
+        `- ${time} · ${kindLabel(r.kind)} · ${r.agentId} · **${label}** ${outcomeDetails(r.kind, r, true).map(oneLine).join(' · ')}`,
       );
-      out.push(...r.prompt.split('\n').map((line) => `  > ${line}`), '');
+      out.push(...r.prompt.split('\n').map((line) => `  > ${escapeMarkup(line)}`), '');
       continue;
     }
     const notice = notifyTitle(message);
@@ -42,10 +55,10 @@ export function historyMarkdown(messages: readonly Message[], scope: string, now
     const status = notice !== undefined ? '' : ` · ${words.status[message.status]}`;
     const images = message.images?.length ? ` (${words.images(message.images.length)})` : '';
     out.push(
-      `- ${time} · ${kind} · ${message.agentId}${status} — ${notice ? `**${notice}** ` : ''}${oneLine(summarize(message))}${images}`,
+      `- ${time} · ${kind} · ${message.agentId}${status} — ${notice ? `**${oneLine(notice)}** ` : ''}${oneLine(summarize(message))}${images}`,
     );
   }
-  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+  return `${out.join('\n').replace(/(?<!\n)\n+$/, '')}\n`;
 }
 
 /** Hands a file to the browser's downloads (the desktop app asks where to save it). */
