@@ -27,7 +27,8 @@ export async function waitForHuman(
       : `${ask.askId}: waiting for the human to answer, ${seconds} s left`;
     asker.progress(message, ++tick).catch(() => undefined);
   };
-  const onAbort = () => asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected');
+  const onAbort = () =>
+    asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected', 'agent', { code: 'call_cancelled' });
   if (asker.signal.aborted) onAbort();
   // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
   asker.signal.addEventListener('abort', onAbort, { once: true });
