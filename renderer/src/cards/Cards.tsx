@@ -93,7 +93,7 @@ export function Cards(props: CardsProps) {
   // each open card's height, so its ended card keeps it: answering one moves nothing below it
   useLayoutEffect(() => {
     for (const el of Array.from(section.current?.querySelectorAll<HTMLElement>('.card:not(.ended)[data-ask-id]') ?? []))
-      heights.current.set(el.dataset.askId ?? '', el.offsetHeight);
+      heights.current.set(el.dataset.askId ?? '', el.getBoundingClientRect().height);
   });
   // ended cards whose moment is over leave when nothing under the hand moves for it: the list is not held, or
   // the card is out of view (above it, the scroller keeps what is in view where it was)

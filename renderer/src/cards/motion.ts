@@ -34,16 +34,17 @@ export function useCardMotion(list: RefObject<HTMLElement | null>): (askId: stri
   useEffect(() => {
     const root = list.current;
     if (!root) return;
-    const resized = new ResizeObserver(() => measure(true));
-    resized.observe(root);
-    for (const card of Array.from(root.querySelectorAll('.card'))) resized.observe(card);
+    // jsdom has no ResizeObserver: the layout effect above still re-reads after every render
+    const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => measure(true));
+    resized?.observe(root);
+    for (const card of Array.from(root.querySelectorAll('.card'))) resized?.observe(card);
     const scroller = root.closest('.main-scroll');
     const scrolled = () => measure(false);
     scroller?.addEventListener('scroll', scrolled, { passive: true });
     window.addEventListener('scroll', scrolled, { passive: true });
     window.addEventListener('resize', scrolled);
     return () => {
-      resized.disconnect();
+      resized?.disconnect();
       scroller?.removeEventListener('scroll', scrolled);
       window.removeEventListener('scroll', scrolled);
       window.removeEventListener('resize', scrolled);
