@@ -6,6 +6,7 @@ import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { openWindow } from '../helpers/window.js';
+import { pairDevice } from '../helpers/pair.js';
 
 /** The ask records History shows, as the window reads them from GET /bridge/messages. */
 async function records(bridge: Bridge): Promise<AskRecord[]> {
@@ -13,22 +14,6 @@ async function records(bridge: Bridge): Promise<AskRecord[]> {
   return MessagesAnswer.parse(answer.body)
     .messages.filter((m) => m.kind === 'ask')
     .map((m) => AskRecord.parse(m.payload));
-}
-
-/** Pairs a device over real HTTP as the phone's page does, approved at the desk; returns its cookie header. */
-async function pairDevice(bridge: Bridge, name: string): Promise<string> {
-  const remote = bridge.remote?.url ?? '';
-  const code = await http(`${bridge.url}/bridge/pairing`, { token: bridge.token, body: {} });
-  const link = (code.body as { url: string }).url;
-  const started = await http(`${remote}/bridge/pair/start`, {
-    body: { code: new URL(link).hash.replace('#code=', ''), name },
-  });
-  const { secret } = started.body as { secret: string };
-  const waiting = await http(`${bridge.url}/bridge/devices`, { token: bridge.token });
-  const requestId = (waiting.body as { pairings: Array<{ requestId: string }> }).pairings[0]?.requestId;
-  await http(`${bridge.url}/bridge/pairing/approve`, { token: bridge.token, body: { requestId } });
-  const approved = await http(`${remote}/bridge/pair/status`, { body: { secret } });
-  return (approved.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
 
 describe('what the bridge says to the human is a code the window translates', () => {

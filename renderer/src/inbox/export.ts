@@ -79,6 +79,13 @@ function askRecordsOf(messages: readonly Message[]): Map<string, AskRecord> {
   return records;
 }
 
+/** A command's arguments for one cell: each on its own line, a string as written (a script whole). */
+function argsText(args: Json): string {
+  const fields: Array<[string, Json]> =
+    args && typeof args === 'object' && !Array.isArray(args) ? Object.entries(args) : [['args', args]];
+  return fields.map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join('\n');
+}
+
 /** One CSV field: quoted when it holds a quote, comma or line break (RFC 4180); a leading = + - @ is defused. */
 function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -110,7 +117,7 @@ export function historyCsv(messages: readonly Message[]): string {
         promptOf(r),
         [answer, r.reason && t().reject.presets[r.reason], r.note].filter(Boolean).join(' · '),
         r.command?.cmd ?? '',
-        r.command ? (typeof r.command.args === 'object' ? JSON.stringify(r.command.args) : String(r.command.args)) : '',
+        r.command ? argsText(r.command.args) : '',
         endText(r) ?? '',
       ]);
       continue;
