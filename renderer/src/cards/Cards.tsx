@@ -125,9 +125,11 @@ export function Cards(props: CardsProps) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      // a modal dialog (Settings) has the keyboard: nothing behind it acts
+      if (document.querySelector('dialog[open]')) return;
       if (!CARD_KEY.test(event.key) || isTyping(event.target)) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('.card, form, [role="dialog"], .drawer')) return;
+      if (target?.closest('.card, form, dialog, [role="dialog"], [role="region"], .drawer')) return;
       // Enter on a button, link or tab elsewhere presses it (Space is no card key: it never gets here)
       if (target?.closest('button, a, summary, [role="tab"]') && event.key === 'Enter') return;
       const { live: cards, active: current } = latest.current;

@@ -31,8 +31,11 @@ export function SettingsPanel(props: SettingsPanelProps) {
   const [denied, setDenied] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
+    // what had the focus (the Settings button) gets it back when the dialog goes
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const box = dialog.current;
     if (box && !box.open) box.showModal?.();
+    return () => before?.focus();
   }, []);
   const wantNotifications = async (on: boolean) => {
     if (!on) return onSettings({ notify: false });
@@ -48,11 +51,8 @@ export function SettingsPanel(props: SettingsPanelProps) {
       className="settings panel"
       aria-labelledby="settings-title"
       ref={dialog}
-      onCancel={(e) => {
-        // Esc: React closes it, so the state and the dialog agree
-        e.preventDefault();
-        onClose();
-      }}
+      // Esc closes the modal dialog natively; the window's state follows
+      onClose={onClose}
     >
       <header className="panel-head">
         <h2 className="panel-title" id="settings-title">
