@@ -444,7 +444,10 @@ export class Asks {
     const paused = Math.round(ask.countdown.pausedMs() / 1000);
     const seconds = Math.round(ask.timeoutMs / 1000);
     const text = `no answer within ${seconds} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
-    const said: Said = { code: 'no_answer_within', values: { seconds, ...(paused > 0 ? { pausedSeconds: paused } : {}) } };
+    const said: Said = {
+      code: 'no_answer_within',
+      values: { seconds, ...(paused > 0 ? { pausedSeconds: paused } : {}) },
+    };
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence')
       return this.finish(entry, 'away', { value: 'away', text, said }, { away: true });

@@ -10,7 +10,9 @@ export const askRoutes: RouteSetup = (router, bridge) => {
     // who decided: the desk, or the paired device by its name (History and every window say which)
     const device = (ctx.state as { deviceName?: string }).deviceName;
     const decidedOn =
-      partyOf(ctx) === 'desk' ? { window: 'desk' as const } : { window: 'device' as const, ...(device ? { device } : {}) };
+      partyOf(ctx) === 'desk'
+        ? { window: 'desk' as const }
+        : { window: 'device' as const, ...(device ? { device } : {}) };
     ctx.body = await bridge.asks.act(body, () => bridge.images.saveAll(body.images), decidedOn);
   });
 

@@ -28,7 +28,9 @@ export async function waitForHuman(
     asker.progress(message, ++tick).catch(() => undefined);
   };
   const onAbort = () =>
-    asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected', 'agent', { code: 'call_cancelled' });
+    asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected', 'agent', {
+      code: 'call_cancelled',
+    });
   if (asker.signal.aborted) onAbort();
   // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
   asker.signal.addEventListener('abort', onAbort, { once: true });

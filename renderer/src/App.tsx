@@ -169,12 +169,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
           {announcement}
         </p>
         <ConnectionBanner connection={state.connection} cards={open} />
-        <Notices
-          notices={state.notices}
-          open={showNotices}
-          onClose={() => setShowNotices(false)}
-          dispatch={dispatch}
-        />
+        <Notices notices={state.notices} open={showNotices} onClose={() => setShowNotices(false)} dispatch={dispatch} />
         <div className="layout">
           <main className="main">
             <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />

@@ -10,7 +10,9 @@ let assigned = new Map<string, number>();
 try {
   const saved = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
   assigned = new Map(
-    Object.entries(saved).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] >= 0 && e[1] < HUES.length),
+    Object.entries(saved).filter(
+      (e): e is [string, number] => typeof e[1] === 'number' && e[1] >= 0 && e[1] < HUES.length,
+    ),
   );
 } catch {
   // no storage: colours are assigned afresh

@@ -23,7 +23,10 @@ describe('what the bridge says to the human is a code the window translates', ()
     const page = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:3000/app', handler: () => 1 });
     const agent = await connectAgent(bridge.url, { clientName: 'codex' });
     const script = 'fetch("/api/orders",{method:"DELETE"});\nlocalStorage.clear()';
-    const call = agent.callTool({ name: 'page_exec', arguments: { cmd: 'Runtime.evaluate', args: { expression: script } } });
+    const call = agent.callTool({
+      name: 'page_exec',
+      arguments: { cmd: 'Runtime.evaluate', args: { expression: script } },
+    });
     const card = await window.nextAsk();
     expect(card.promptSaid).toEqual({
       code: 'page_script',

@@ -29,11 +29,14 @@ describe('the list stays still under the hand', () => {
     await page.mouse.move(x, y);
     /** the card and option under the resting pointer */
     const under = () =>
-      page.evaluate(([px, py]) => {
-        const hit = document.elementFromPoint(px ?? 0, py ?? 0);
-        const card = hit?.closest<HTMLElement>('.card');
-        return `${card?.classList.contains('ended') ? 'ended ' : ''}${card?.innerText.includes('publish the docs?') ? 'publish' : 'other'}: ${hit?.closest('button')?.querySelector('.option-label')?.textContent ?? 'none'}`;
-      }, [x, y]);
+      page.evaluate(
+        ([px, py]) => {
+          const hit = document.elementFromPoint(px ?? 0, py ?? 0);
+          const card = hit?.closest<HTMLElement>('.card');
+          return `${card?.classList.contains('ended') ? 'ended ' : ''}${card?.innerText.includes('publish the docs?') ? 'publish' : 'other'}: ${hit?.closest('button')?.querySelector('.option-label')?.textContent ?? 'none'}`;
+        },
+        [x, y],
+      );
     expect(await under()).toBe('publish: Yes');
 
     // the two cards above end in another window (the phone), and their moment on screen runs out

@@ -243,7 +243,12 @@ export function AskCard({
     }
     const acts = ['Escape', 'Enter'].includes(event.key) || (!typing && CARD_LETTER.test(event.key));
     if (!acts || (event.key === 'Enter' && event.shiftKey)) return;
-    if (event.key === 'Enter' && !modEnter && event.target instanceof HTMLElement && event.target.closest('[data-action]'))
+    if (
+      event.key === 'Enter' &&
+      !modEnter &&
+      event.target instanceof HTMLElement &&
+      event.target.closest('[data-action]')
+    )
       return;
     event.preventDefault();
     // keys act only on what the human can see: a card scrolled away is brought back first, and nothing happens
@@ -356,7 +361,12 @@ export function AskCard({
       </header>
       <Prompt text={promptOf(ask)} />
       {autoRule && !touched && !offline && !ask.paused && (
-        <AutoAnswerBar ask={ask} auto={autoRule} onCancel={() => setTouched(true)} onDue={() => void submit({ askId: ask.askId, action: 'answer', value: autoRule.value })} />
+        <AutoAnswerBar
+          ask={ask}
+          auto={autoRule}
+          onCancel={() => setTouched(true)}
+          onDue={() => void submit({ askId: ask.askId, action: 'answer', value: autoRule.value })}
+        />
       )}
 
       {ask.kind === 'page_command' && ask.command && <CommandView cmd={ask.command.cmd} args={ask.command.args} />}

@@ -191,7 +191,9 @@ export function Cards(props: CardsProps) {
       onPointerEnter={(e) => e.pointerType === 'mouse' && setPointerIn(true)}
       onPointerLeave={() => setPointerIn(false)}
       onFocus={(e) => setTypingIn(isTyping(e.target))}
-      onBlur={(e) => setTypingIn(section.current?.contains(e.relatedTarget as Node | null) ? isTyping(e.relatedTarget) : false)}
+      onBlur={(e) =>
+        setTypingIn(section.current?.contains(e.relatedTarget as Node | null) ? isTyping(e.relatedTarget) : false)
+      }
       data-held={held || undefined}
     >
       <h2 className="section-title">

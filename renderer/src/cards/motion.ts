@@ -12,22 +12,25 @@ export const MOVED_MS = 1000;
 export function useCardMotion(list: RefObject<HTMLElement | null>): (askId: string) => number {
   const places = useRef(new Map<string, { top: number; movedAt: number }>());
 
-  const measure = useCallback((moves: boolean) => {
-    const root = list.current;
-    if (!root) return;
-    const now = performance.now();
-    const seen = new Set<string>();
-    for (const card of Array.from(root.querySelectorAll<HTMLElement>('.card[data-ask-id]'))) {
-      const id = card.dataset.askId ?? '';
-      if (card.classList.contains('ended')) continue;
-      seen.add(id);
-      const top = card.getBoundingClientRect().top;
-      const known = places.current.get(id);
-      if (!known) places.current.set(id, { top, movedAt: Number.NEGATIVE_INFINITY });
-      else if (Math.abs(known.top - top) > 1) places.current.set(id, { top, movedAt: moves ? now : known.movedAt });
-    }
-    for (const id of places.current.keys()) if (!seen.has(id)) places.current.delete(id);
-  }, [list]);
+  const measure = useCallback(
+    (moves: boolean) => {
+      const root = list.current;
+      if (!root) return;
+      const now = performance.now();
+      const seen = new Set<string>();
+      for (const card of Array.from(root.querySelectorAll<HTMLElement>('.card[data-ask-id]'))) {
+        const id = card.dataset.askId ?? '';
+        if (card.classList.contains('ended')) continue;
+        seen.add(id);
+        const top = card.getBoundingClientRect().top;
+        const known = places.current.get(id);
+        if (!known) places.current.set(id, { top, movedAt: Number.NEGATIVE_INFINITY });
+        else if (Math.abs(known.top - top) > 1) places.current.set(id, { top, movedAt: moves ? now : known.movedAt });
+      }
+      for (const id of places.current.keys()) if (!seen.has(id)) places.current.delete(id);
+    },
+    [list],
+  );
 
   // after every render of the list, and whenever a card's size changes (its own or one above it)
   useLayoutEffect(() => measure(true));

@@ -57,7 +57,11 @@ export function DevicesPanel({ desk, live = true }: { desk: DeskApi | undefined;
       {pairing && expired && (
         <div className="pairing-qr expired" role="status">
           <p>{words.codeExpired}</p>
-          <button type="button" className="button primary small" onClick={() => void run(desk.openPairing().then(setPairing))}>
+          <button
+            type="button"
+            className="button primary small"
+            onClick={() => void run(desk.openPairing().then(setPairing))}
+          >
             {words.newCode}
           </button>
           <button type="button" className="button ghost small" onClick={() => setPairing(undefined)}>
@@ -73,8 +77,7 @@ export function DevicesPanel({ desk, live = true }: { desk: DeskApi | undefined;
             <a href={pairing.url} target="_blank" rel="noreferrer noopener">
               {words.qrCaption.link}
             </a>
-            {words.qrCaption.after}{' '}
-            <span className="qr-left">{words.expiresIn(formatRemaining(left))}</span>
+            {words.qrCaption.after} <span className="qr-left">{words.expiresIn(formatRemaining(left))}</span>
           </figcaption>
           <button type="button" className="button ghost small" onClick={() => setPairing(undefined)}>
             {words.hide}

@@ -102,7 +102,8 @@ export function PairPage() {
       if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data });
       // the bridge's refusal in the human's language: its English is for logs
       const error = ErrorBody.safeParse(answer.json);
-      if (answer.status === 403 || answer.status === 404 || answer.status === 409) return setStep({ step: 'code-invalid' });
+      if (answer.status === 403 || answer.status === 404 || answer.status === 409)
+        return setStep({ step: 'code-invalid' });
       if (answer.status === 400 && error.success && error.data.field === 'name') return setStep({ step: 'bad-name' });
       if (answer.status === 429) return setStep({ step: 'too-many', seconds: answer.retryAfter ?? 10 });
       setStep({ step: 'failed', why: words.answered(answer.status) });
@@ -183,5 +184,7 @@ export function PairPage() {
 function TimeLeft({ until }: { until: string }) {
   const words = useT().pairPage;
   useNow(1000);
-  return <p className="muted pair-left">{words.timeLeft(formatRemaining(Math.max(0, Date.parse(until) - Date.now())))}</p>;
+  return (
+    <p className="muted pair-left">{words.timeLeft(formatRemaining(Math.max(0, Date.parse(until) - Date.now())))}</p>
+  );
 }

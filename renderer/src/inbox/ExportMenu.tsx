@@ -4,11 +4,7 @@ import { useT } from '../i18n/index.js';
 import { download, exportName, historyCsv, historyJson, historyMarkdown } from './export.js';
 
 /** Export what History has loaded, of all agents or of the one in view, as Markdown or JSON. */
-export function ExportMenu(props: {
-  messages: readonly Message[];
-  scope: string;
-  agentId?: string | undefined;
-}) {
+export function ExportMenu(props: { messages: readonly Message[]; scope: string; agentId?: string | undefined }) {
   const { messages, scope, agentId } = props;
   const file = agentId ?? 'all';
   const menu = useRef<HTMLDetailsElement>(null);

@@ -55,7 +55,12 @@ export function historyMarkdown(messages: readonly Message[], scope: string, now
       out.push(
         `- ${time} · ${kindLabel(r.kind)} · ${r.agentId} · **${label}** ${oneLine(outcomeDetails(r.kind, r, false).join(' · '))}`,
       );
-      out.push(...promptOf(r).split('\n').map((line) => `  > ${line}`), '');
+      out.push(
+        ...promptOf(r)
+          .split('\n')
+          .map((line) => `  > ${line}`),
+        '',
+      );
       if (r.command) out.push(...commandLines(r.command));
       continue;
     }
@@ -83,7 +88,9 @@ function askRecordsOf(messages: readonly Message[]): Map<string, AskRecord> {
 function argsText(args: Json): string {
   const fields: Array<[string, Json]> =
     args && typeof args === 'object' && !Array.isArray(args) ? Object.entries(args) : [['args', args]];
-  return fields.map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join('\n');
+  return fields
+    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('\n');
 }
 
 /** One CSV field: quoted when it holds a quote, comma or line break (RFC 4180); a leading = + - @ is defused. */
@@ -101,7 +108,18 @@ export function historyCsv(messages: readonly Message[]): string {
   const head = words.csv;
   const records = askRecordsOf(messages);
   const rows: string[][] = [
-    [head.time, head.agent, head.kind, head.status, head.decided, head.question, head.answer, head.command, head.args, head.text],
+    [
+      head.time,
+      head.agent,
+      head.kind,
+      head.status,
+      head.decided,
+      head.question,
+      head.answer,
+      head.command,
+      head.args,
+      head.text,
+    ],
   ];
   for (const message of [...messages].reverse()) {
     const parsed = message.kind === 'ask' ? AskRecord.safeParse(message.payload) : undefined;

@@ -85,7 +85,11 @@ export function PagesPanel({ pages, heldOrigins, allow, live = true }: PagesPane
                   <span className="row-sub">
                     {pageId} · {main.title ? `${shortUrl(main.url)} · ` : ''}
                     {frames.length > 1 ? words.frames(frames.length) : ''}
-                    {!live ? seen.reconnecting : main.active ? seen.seen(ago(main.lastSeen)) : seen.left(ago(main.lastSeen))}
+                    {!live
+                      ? seen.reconnecting
+                      : main.active
+                        ? seen.seen(ago(main.lastSeen))
+                        : seen.left(ago(main.lastSeen))}
                   </span>
                   <span className="tags">
                     {main.frameworks.map((f) => (

@@ -25,7 +25,10 @@ export function noticeTitle(notice: Notice, storageTitle: string): string {
 export function Notices(props: { notices: Notice[]; open: boolean; onClose(): void; dispatch: Dispatch<Action> }) {
   const { notices, open, onClose, dispatch } = props;
   const words = useT().notices;
-  useNow(5000, notices.some((n) => n.agentId !== 'bridge'));
+  useNow(
+    5000,
+    notices.some((n) => n.agentId !== 'bridge'),
+  );
   const now = Date.now();
   const shown = notices.filter((n) => current(n, now));
   const expired = notices.filter((n) => !current(n, now)).map((n) => n.id);

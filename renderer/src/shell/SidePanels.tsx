@@ -71,8 +71,8 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
         )}
         <kbd>Ctrl</kbd>+<kbd>K</kbd> / <kbd>/</kbd> {keys.compose} · <kbd>1</kbd>–<kbd>9</kbd> {keys.pick} ·{' '}
         <kbd>↵</kbd> {keys.answer} · <kbd>Esc</kbd> {keys.reject} · <kbd>P</kbd> {keys.pause} · <kbd>J</kbd> {keys.jump}{' '}
-        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick} · <kbd>Ctrl</kbd>+<kbd>↵</kbd> {keys.submit} · <kbd>Ctrl</kbd>+<kbd>I</kbd>{' '}
-        {keys.focusInput}
+        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick} · <kbd>Ctrl</kbd>+<kbd>↵</kbd> {keys.submit} · <kbd>Ctrl</kbd>+
+        <kbd>I</kbd> {keys.focusInput}
       </p>
     </aside>
   );
