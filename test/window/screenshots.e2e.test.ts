@@ -136,7 +136,6 @@ describe('screenshots', () => {
       });
       expect(pushed.status).toBe(200);
       await claude.callTool({ name: 'aiti_inbox', arguments: {} });
-      await cursor.callTool({ name: 'user_notify', arguments: words.notify });
 
       // one urgent sync ask (the agent waits on it), two async ones
       void claude
@@ -160,7 +159,6 @@ describe('screenshots', () => {
       await page.locator('.card:not(.ended)').nth(2).waitFor();
       await page.locator('.message.kind-page_error').waitFor(); // page events arrive batched, once a second
       await page.locator('.message.push-row img.thumb').waitFor();
-      await page.locator('.message.notify').waitFor();
       const choose = await settled(page.locator('.card.kind-user_choose'));
       await choose.click({ position: { x: 5, y: 5 } });
       await page.keyboard.press('1');
@@ -180,8 +178,10 @@ describe('screenshots', () => {
       }, width);
       expect(wide).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      // the notices' count in the top bar, opened as a person would to read them
+      // a notice while the window is open: its count in the top bar
+      await cursor.callTool({ name: 'user_notify', arguments: words.notify });
       await page.locator('.notices-button:not([disabled])').waitFor();
+      await page.locator('.message.notify').waitFor();
       // times change from run to run: they are masked, so a shot compares with the last one written
       const shot = await page.screenshot({
         mask: [page.locator('.countdown-time, .strip-time, .message-time, .row-sub, .history-head time')],
