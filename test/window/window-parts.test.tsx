@@ -7,6 +7,8 @@ import { agentHue, assignHues, HUES } from '../../renderer/src/agent-colour.js';
 import { AskCard } from '../../renderer/src/cards/AskCard.js';
 import { Cards } from '../../renderer/src/cards/Cards.js';
 import { ruleFor } from '../../renderer/src/cards/auto-answer.js';
+import { focusInput } from '../../renderer/src/cards/focus.js';
+import { QuickRepliesContext } from '../../renderer/src/quick/context.js';
 import { DevicesPanel } from '../../renderer/src/device/DevicesPanel.js';
 import type { DeskApi } from '../../renderer/src/device/desk-api.js';
 import { publishDevices } from '../../renderer/src/device/desk-feed.js';
@@ -162,6 +164,54 @@ describe('keyboard', () => {
     render(<AskCard ask={openAsk({ kind: 'user_presence', prompt: 'There?' })} send={recorder().send} settleMs={0} />);
     expect(screen.getByRole('button', { name: 'I’m here' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Answer' })).toBeNull();
+  });
+});
+
+describe('keys from mcp-feedback-enhanced, and Esc after saving a quick reply', () => {
+  it('Ctrl+Enter answers from a multi-line answer field (Enter alone there too; Shift+Enter is a new line)', async () => {
+    const { bodies, send } = recorder();
+    const ask = openAsk({ kind: 'user_input', prompt: 'Notes?' });
+    render(<AskCard ask={ask} send={send} settleMs={0} />);
+    await userEvent.click(screen.getByRole('textbox', { name: 'answer' }));
+    await userEvent.keyboard('line one{Shift>}{Enter}{/Shift}line two{Control>}{Enter}{/Control}');
+    expect(bodies).toEqual([{ askId: ask.askId, action: 'answer', value: 'line one\nline two' }]);
+  });
+
+  it('Ctrl+I puts the focus in the active card’s field, else the first card that has one', async () => {
+    const confirm = openAsk({ kind: 'user_confirm', prompt: 'Deploy?' });
+    const input = openAsk({ kind: 'user_input', prompt: 'Branch?' });
+    render(<Cards asks={[confirm, input]} pages={[]} send={recorder().send} settleMs={0} />);
+    expect(focusInput()).toBe(true);
+    // the confirm card has a note field: with no card active, the first card's field takes it
+    expect(document.activeElement).toBe(screen.getAllByRole('textbox', { name: 'note' })[0]);
+    fireEvent.focus(screen.getByRole('article', { name: 'Input from claude' }));
+    await vi.waitFor(() => expect(document.querySelector('.card.is-active')?.textContent).toContain('Branch?'));
+    expect(focusInput()).toBe(true);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'answer' }));
+  });
+
+  it('Esc right after “Save as quick reply” closes the quick replies, and opens no reject panel', async () => {
+    const saved: string[] = [];
+    const book = {
+      replies: [],
+      of: () => [],
+      add: async (_kind: string, text: string) => void saved.push(text),
+      edit: async () => undefined,
+      remove: async () => undefined,
+      used: async () => undefined,
+    };
+    render(
+      <QuickRepliesContext.Provider value={book}>
+        <AskCard ask={openAsk({ kind: 'user_confirm', prompt: 'Ship?' })} send={recorder().send} settleMs={0} />
+      </QuickRepliesContext.Provider>,
+    );
+    await userEvent.click(screen.getByRole('textbox', { name: 'note' }));
+    await userEvent.keyboard('after the tests{Control>}.{/Control}');
+    await userEvent.click(screen.getByRole('button', { name: 'Save as quick reply' }));
+    await vi.waitFor(() => expect(saved).toEqual(['after the tests']));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'reject' })).toBeNull();
   });
 });
 
