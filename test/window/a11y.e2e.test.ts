@@ -89,6 +89,20 @@ async function world(): Promise<{ bridge: Bridge; notify(): Promise<void> }> {
   const askId = (answered.structuredContent as { askId: string }).askId;
   await http(`${bridge.url}/bridge/answer`, { token: bridge.token, body: { askId, action: 'answer', value: true } });
   await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'claude', text: '先看看测试' } });
+  // a page error claude subscribed to: History shows what the page sent, not the bridge's English for the agent
+  await claude.callTool({
+    name: 'aiti_hello',
+    arguments: { agentId: 'claude', pageId: tab.pageId, subEvents: ['page_error'] },
+  });
+  const posted = await http(`${bridge.url}/bridge/event`, {
+    body: {
+      pageId: tab.pageId,
+      type: 'page_error',
+      secret: tab.secret,
+      payload: [{ message: '类型错误：total 未定义', kind: 'error', at: new Date().toISOString() }],
+    },
+  });
+  expect(posted.status).toBe(204);
   return { bridge, notify };
 }
 
@@ -137,6 +151,7 @@ async function english(page: Page): Promise<string[]> {
     ...DATA.notices.flatMap((n) => [n.title, n.body]),
     '合并吗？',
     '先看看测试',
+    '类型错误：total 未定义',
   ];
   const words = await page.evaluate((known) => {
     const out: string[] = [];
@@ -276,6 +291,7 @@ describe('every view works for everyone', () => {
         await card(page, DATA.prompts[3] ?? '').waitFor();
         await page.locator('.card.kind-page_command').waitFor();
         await page.locator('.message.ask-record').waitFor();
+        await page.locator('.message.kind-page_error').waitFor({ timeout: 15_000 });
         await notify();
         await expect.poll(() => page.locator('.notices-button').isEnabled(), { timeout: 15_000 }).toBe(true);
         const found: string[] = [];
@@ -304,7 +320,9 @@ describe('every view works for everyone', () => {
     await page.setViewportSize({ width: 360, height: 640 });
     await page.locator('.card.kind-page_command').waitFor();
     await notify();
-    await expect.poll(() => page.locator('.notices-button').innerText(), { timeout: 15_000 }).toContain('5 notices');
+    await expect
+      .poll(() => page.locator('.notices-button').getAttribute('aria-label'), { timeout: 15_000 })
+      .toContain('5 notices');
     const targets = page.locator('.card:not(.ended) button:not([disabled]), .composer textarea, .composer select');
     const count = await targets.count();
     expect(count).toBeGreaterThan(20);

@@ -127,7 +127,7 @@ describe('what a card and History show', () => {
     await claude.callTool({ name: 'user_notify', arguments: { title: 'Build', body: 'Tests are green' } });
     // a count in the top bar, and the notice said once in a polite live region; the list opens on a click
     const count = page.locator('.notices-button');
-    await expect.poll(() => count.innerText(), { timeout: 10_000 }).toContain('1 notice');
+    await expect.poll(() => count.getAttribute('aria-label'), { timeout: 10_000 }).toContain('1 notice');
     await page
       .locator('[aria-live="polite"]')
       .filter({ hasText: 'Notice from claude: Build. Tests are green' })
@@ -141,14 +141,14 @@ describe('what a card and History show', () => {
     expect(await row.innerText()).toContain('Build');
     await page.reload();
     await page.locator('.connection.conn-live').waitFor();
-    await expect.poll(() => count.innerText()).toContain('1 notice');
+    await expect.poll(() => count.getAttribute('aria-label')).toContain('1 notice');
     await row.waitFor();
     await count.click();
     await page.getByRole('button', { name: 'dismiss Build' }).click();
     await page.reload();
     await page.locator('.connection.conn-live').waitFor();
     await row.waitFor();
-    await expect.poll(() => count.innerText()).toContain('0 notices');
+    await expect.poll(() => count.getAttribute('aria-label')).toContain('0 notices');
     // the agent's own notice is no message for it to read
     const status = await claude.callTool({ name: 'bridge_status', arguments: {} });
     expect(JSON.stringify(status)).not.toContain('unread message');

@@ -38,6 +38,7 @@ export const en = {
     away: 'Away',
     presenceTitle: 'Tell agents you are away: presence asks answer at once',
     notices: (n: number) => plural(n, 'notice', 'notices'),
+    noticesWord: (n: number): string => (n === 1 ? 'notice' : 'notices'),
     noticesTitle: 'Notices from agents (they also stay in History)',
     panels: 'Agents',
     panelsWide: ' & pages',

@@ -34,6 +34,7 @@ export const zhCN: Messages = {
     away: '离开',
     presenceTitle: '告诉智能体你已离开：在座确认会立即得到回答',
     notices: (n) => `${n} 条通知`,
+    noticesWord: () => '条通知',
     noticesTitle: '来自智能体的通知（历史记录中也会保留）',
     panels: '智能体',
     panelsWide: '与页面',

@@ -34,6 +34,7 @@ export const zhTW: Messages = {
     away: '離開',
     presenceTitle: '告訴代理程式你已離開：在座確認會立即得到回答',
     notices: (n) => `${n} 條通知`,
+    noticesWord: () => '條通知',
     noticesTitle: '來自代理程式的通知（歷史記錄中也會保留）',
     panels: '代理程式',
     panelsWide: '與頁面',

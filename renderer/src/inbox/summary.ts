@@ -44,8 +44,9 @@ const text = (value: Json | undefined): string => (typeof value === 'string' ? v
 export function summarize(message: Message, records?: ReadonlyMap<string, AskRecord>): string {
   const answer = answerSummary(message, records);
   if (answer !== undefined) return answer;
-  if (message.text) return message.text;
   const payload = message.payload;
+  // a page event's text is the bridge's English for the agent; the window reads what the page sent
+  if (message.text && (!message.kind.startsWith('page_') || payload === undefined)) return message.text;
   const entries = Array.isArray(payload) ? payload : payload === undefined ? [] : [payload];
   const first = entries[0];
   const more = entries.length > 1 ? t().history.more(entries.length - 1) : '';

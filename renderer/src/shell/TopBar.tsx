@@ -37,10 +37,14 @@ export function TopBar(props: TopBarProps) {
         aria-expanded={noticesOpen}
         disabled={notices === 0 && !noticesOpen}
         title={top.noticesTitle}
+        aria-label={top.notices(notices)}
         onClick={onNotices}
       >
-        <span aria-hidden>🔔 </span>
-        {top.notices(notices)}
+        <svg className="bell" viewBox="0 0 16 16" width="14" height="14" aria-hidden focusable="false">
+          <path d="M8 1.5a4.5 4.5 0 0 0-4.5 4.5v3L2 11.5h12L12.5 9V6A4.5 4.5 0 0 0 8 1.5Zm-1.8 11.5a1.8 1.8 0 0 0 3.6 0Z" />
+        </svg>
+        <span className="notices-count">{notices}</span>
+        <span className="notices-word"> {top.noticesWord(notices)}</span>
       </button>
       {problem && (
         <span className="problem" title={problem}>
