@@ -23,8 +23,13 @@ const MAX_DIFFERENT = 0.03;
 async function difference(page: Page, a: Buffer, b: Buffer, skip: Box[]): Promise<number> {
   return page.evaluate(
     async ([one, two, boxes]) => {
-      const load = async (base64: string) =>
-        createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+      // an <img> of a data: URL (the window's CSP lets images be data:, not fetches)
+      const load = async (base64: string) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${base64}`;
+        await img.decode();
+        return createImageBitmap(img);
+      };
       const [x, y] = await Promise.all([load(one ?? ''), load(two ?? '')]);
       if (x.width !== y.width || x.height !== y.height) return 1;
       const pixels = (bitmap: ImageBitmap) => {
