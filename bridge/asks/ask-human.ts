@@ -34,7 +34,10 @@ export async function askTheHuman(
   const full: AskSpec = { ...spec, agentId: asker.agentId, ...(mode.async ? { async: true } : {}) };
   if (!mode.async && asks.away && !mode.wait) {
     return outcomeResult(
-      await asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }),
+      await asks.immediate(full, 'away', {
+        text: 'the human is marked away; the question was not shown',
+        said: { code: 'away_not_shown' },
+      }),
     );
   }
   const ask = asks.create(full);

@@ -11,9 +11,11 @@ import {
   type AskStatus,
   type AskUpdate,
   type AskView,
+  type DecidedOn,
   type ImageRef,
   type Json,
   type RejectReason,
+  type Said,
 } from '../protocol/index.js';
 import { Conflict, NotFound, TooMany } from '../errors.js';
 import { DEFAULT_LIMITS, type LimitCounters } from '../limits.js';
@@ -35,6 +37,8 @@ export interface AskSpec {
   multiple?: boolean;
   defaultValue?: string;
   command?: { cmd: string; args: Json };
+  /** the bridge's own prompt as a code the window translates (a page command's question) */
+  promptSaid?: Said;
   /** default DEFAULT_ASK_TIMEOUT_MS, capped at MAX_ASK_TIMEOUT_MS */
   timeoutMs?: number;
   /** the agent asked with async: true (kept in the ask's record) */
@@ -85,6 +89,10 @@ export interface EndDetails {
   images?: ImageRef[];
   /** default: the human for answered and rejected, the bridge otherwise */
   decidedBy?: AskDecidedBy;
+  /** `text` as a code the window says in the human's language (the bridge's words, not the human's) */
+  said?: Said;
+  /** the window the human decided in */
+  decidedOn?: DecidedOn;
 }
 
 /** An ask the journal saw open when the bridge stopped (inbox/replayed-asks.ts). */
@@ -117,6 +125,7 @@ const ENDED_KEPT = 500;
 const RECENT_ENDS = 50;
 /** why an ask the bridge found open at start, that the asking call can no longer receive, ended */
 export const RESTARTED = 'the bridge restarted';
+const SHUTTING_DOWN = 'the bridge is shutting down; ask again once it is back';
 
 /**
  * Owns the ask lifecycle (README "Asking the human"): created → open → (paused ↔ open) → answered | rejected | timed_out | away |
@@ -226,7 +235,14 @@ export class Asks {
       );
       await entry.ask.opened;
       if (!opened.async)
-        endings.push(this.finish(entry, 'cancelled', { text: RESTARTED, decidedBy: 'bridge' }, { toInbox: true }));
+        endings.push(
+          this.finish(
+            entry,
+            'cancelled',
+            { text: RESTARTED, said: { code: 'bridge_restarted' }, decidedBy: 'bridge' },
+            { toInbox: true },
+          ),
+        );
       else if (!paused && left <= 0) endings.push(this.expire(opened.askId));
     }
     await Promise.all(endings);
@@ -322,7 +338,7 @@ export class Asks {
    * stored for a 4xx).
    */
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: unreachable, the window's route passes its saver
-  async act(body: AnswerBody, saveImages: () => ImageRef[] = () => []): Promise<AskUpdate> {
+  async act(body: AnswerBody, saveImages: () => ImageRef[] = () => [], decidedOn?: DecidedOn): Promise<AskUpdate> {
     const entry = this.open.get(body.askId);
     // an ask whose card is on its way (its opening being written) is answered once it is written
     // Stryker disable next-line ConditionalExpression,BooleanLiteral: unreachable from the window, which learns an ask's id from its card
@@ -337,6 +353,7 @@ export class Asks {
     const { ask } = entry;
     // Validate before touching any state, so a bad answer changes nothing.
     const value = body.action === 'answer' ? answerValue(ask.spec, body.value) : undefined;
+    const on = decidedOn ? { decidedOn } : {};
     this.setAway(false);
     switch (body.action) {
       case 'pause':
@@ -347,11 +364,12 @@ export class Asks {
         await this.decide(entry, 'rejected', {
           reason: body.reason ?? 'other',
           ...(body.note ? { text: body.note } : {}),
+          ...on,
         });
         break;
       case 'answer': {
         const images = body.images?.length ? saveImages() : [];
-        const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}) };
+        const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}), ...on };
         // only the page gate reads it, for its page_command asks
         const remember = body.remember === true;
         if (ask.spec.kind === 'user_presence' && value === 'away')
@@ -409,8 +427,8 @@ export class Asks {
   }
 
   /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
-  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): Promise<boolean> {
-    return this.end(askId, 'cancelled', { text, decidedBy });
+  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent', said?: Said): Promise<boolean> {
+    return this.end(askId, 'cancelled', { text, decidedBy, ...(said ? { said } : {}) });
   }
 
   /**
@@ -464,6 +482,8 @@ export class Asks {
       status,
       ...answerFields(details),
       decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
+      ...(details.said ? { textSaid: details.said } : {}),
+      ...(details.decidedOn ? { decidedOn: details.decidedOn } : {}),
     };
   }
 
@@ -475,10 +495,16 @@ export class Asks {
     // because an answer was being written or the machine was busy), and a restored ask had it all, not only what
     // its countdown held after the restart
     const paused = Math.round(ask.countdown.pausedMs() / 1000);
-    const text = `no answer within ${Math.round(ask.timeoutMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
+    const seconds = Math.round(ask.timeoutMs / 1000);
+    const text = `no answer within ${seconds} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
+    const said: Said = {
+      code: 'no_answer_within',
+      values: { seconds, ...(paused > 0 ? { pausedSeconds: paused } : {}) },
+    };
     // No answer to "are you there?" is itself the answer.
-    if (ask.spec.kind === 'user_presence') return this.finish(entry, 'away', { value: 'away', text }, { away: true });
-    return this.finish(entry, 'timed_out', { text });
+    if (ask.spec.kind === 'user_presence')
+      return this.finish(entry, 'away', { value: 'away', text, said }, { away: true });
+    return this.finish(entry, 'timed_out', { text, said });
   }
 
   private changed(entry: Entry, end?: AskEnd): void {
@@ -525,7 +551,8 @@ export class Asks {
       else
         endings.push(
           this.finish(entry, 'cancelled', {
-            text: 'the bridge is shutting down; ask again once it is back',
+            text: SHUTTING_DOWN,
+            said: { code: 'bridge_shutting_down' },
             decidedBy: 'bridge',
           }),
         );

@@ -66,7 +66,10 @@ async function waitOrLetGo(
       : `${ask.askId}: waiting for the human to answer, ${seconds} s left`;
     asker.progress(message, ++tick).catch(() => undefined);
   };
-  const onAbort = () => asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected');
+  const onAbort = () =>
+    asks.cancel(ask.askId, 'the tool call was cancelled or the client disconnected', 'agent', {
+      code: 'call_cancelled',
+    });
   if (asker.signal.aborted) onAbort();
   // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
   asker.signal.addEventListener('abort', onAbort, { once: true });
@@ -84,6 +87,8 @@ async function waitOrLetGo(
               void asks.cancel(
                 ask.askId,
                 `the agent's client stops waiting for a call after ${Math.round(patienceMs / 1000)} s`,
+                'agent',
+                { code: 'client_stopped_waiting', values: { seconds: Math.round(patienceMs / 1000) } },
               );
               return resolve(undefined);
             }

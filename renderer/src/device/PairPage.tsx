@@ -9,12 +9,15 @@ import { apiBase } from '../host.js';
 import { importProofKey, makeDeviceKey, proveCode } from './device-auth.js';
 import { saveDeviceKeys } from './device-store.js';
 import { t, useT } from '../i18n/index.js';
+import { useNow } from '../useNow.js';
+import { formatRemaining } from '../cards/Countdown.js';
 
 type Step =
   | { step: 'name' }
   | { step: 'sending' }
   | { step: 'waiting'; started: Started; signKey: CryptoKey }
-  | { step: 'refused' | 'expired' | 'no-crypto' | 'no-code' }
+  | { step: 'refused' | 'expired' | 'no-crypto' | 'no-code' | 'code-invalid' | 'bad-name' }
+  | { step: 'too-many'; seconds: number }
   | { step: 'failed'; why: string };
 
 /** A name to offer: what kind of device this is, as its browser says. */
@@ -33,7 +36,10 @@ function takeCode(): string | undefined {
   return code;
 }
 
-async function post(path: string, body: unknown): Promise<{ ok: boolean; status: number; json: unknown }> {
+async function post(
+  path: string,
+  body: unknown,
+): Promise<{ ok: boolean; status: number; json: unknown; retryAfter?: number }> {
   const res = await fetch(new URL(path, apiBase()), {
     method: 'POST',
     credentials: 'omit',
@@ -47,7 +53,8 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; status:
   } catch {
     json = undefined;
   }
-  return { ok: res.ok, status: res.status, json };
+  const retry = Number(res.headers.get('retry-after'));
+  return { ok: res.ok, status: res.status, json, ...(retry > 0 ? { retryAfter: Math.ceil(retry) } : {}) };
 }
 
 /**
@@ -105,8 +112,13 @@ export function PairPage() {
       const answer = await post('bridge/pair/start', { code: code.current, name: name.trim(), publicKey });
       const started = PairStartAnswer.safeParse(answer.json);
       if (answer.ok && started.success) return setStep({ step: 'waiting', started: started.data, signKey });
+      // the bridge's refusal in the human's language: its English is for logs
       const error = ErrorBody.safeParse(answer.json);
-      setStep({ step: 'failed', why: error.success ? error.data.error : words.answered(answer.status) });
+      if (answer.status === 403 || answer.status === 404 || answer.status === 409)
+        return setStep({ step: 'code-invalid' });
+      if (answer.status === 400 && error.success && error.data.field === 'name') return setStep({ step: 'bad-name' });
+      if (answer.status === 429) return setStep({ step: 'too-many', seconds: answer.retryAfter ?? 10 });
+      setStep({ step: 'failed', why: words.answered(answer.status) });
     } catch (error) {
       setStep({ step: 'failed', why: error instanceof Error ? error.message : String(error) });
     }
@@ -122,7 +134,7 @@ export function PairPage() {
           {words.noCode.after}
         </p>
       )}
-      {(step.step === 'name' || step.step === 'sending') && (
+      {(step.step === 'name' || step.step === 'sending' || step.step === 'bad-name') && (
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -154,8 +166,18 @@ export function PairPage() {
           <p className="muted" role="status">
             {words.waiting}
           </p>
+          <TimeLeft until={step.started.expiresAt} />
         </>
       )}
+      {step.step === 'code-invalid' && (
+        <p role="alert">
+          {words.codeInvalid}
+          <strong>{all.devices.pair}</strong>
+          {words.codeInvalidAfter}
+        </p>
+      )}
+      {step.step === 'bad-name' && <p role="alert">{words.badName}</p>}
+      {step.step === 'too-many' && <p role="alert">{words.tooMany(step.seconds)}</p>}
       {step.step === 'refused' && <p role="alert">{words.refused}</p>}
       {step.step === 'expired' && (
         <p role="alert">
@@ -167,5 +189,14 @@ export function PairPage() {
       {step.step === 'no-crypto' && <p role="alert">{words.noCrypto}</p>}
       {step.step === 'failed' && <p role="alert">{step.why}</p>}
     </main>
+  );
+}
+
+/** How long the desk has left to approve, to the second (the request lapses at `until`). */
+function TimeLeft({ until }: { until: string }) {
+  const words = useT().pairPage;
+  useNow(1000);
+  return (
+    <p className="muted pair-left">{words.timeLeft(formatRemaining(Math.max(0, Date.parse(until) - Date.now())))}</p>
   );
 }

@@ -44,18 +44,19 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
       }}
     >
       <button ref={close} type="button" className="button ghost small drawer-close" onClick={onClose}>
-        {words.drawer.close} <kbd>Esc</kbd>
+        {words.drawer.close} <kbd aria-hidden>Esc</kbd>
       </button>
       <AgentsPanel agents={state.agents} inbox={state.inbox} live={state.connection === 'live'} onSelect={onSelect} />
       <PagesPanel
         pages={state.pages}
         heldOrigins={state.heldOrigins}
+        live={state.connection === 'live'}
         allow={async (origin) => {
           if (!api) throw new Error(t().problems.notConnected);
           await api.allowOrigin(origin);
         }}
       />
-      <DevicesPanel desk={api?.desk} />
+      <DevicesPanel desk={api?.desk} live={state.connection === 'live'} />
       {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
       {shortcut?.notices?.map((notice) => (
         <p key={notice.text} className={notice.level === 'warning' ? 'card-error host-notice' : 'muted host-notice'}>
@@ -70,7 +71,8 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
         )}
         <kbd>Ctrl</kbd>+<kbd>K</kbd> / <kbd>/</kbd> {keys.compose} · <kbd>1</kbd>–<kbd>9</kbd> {keys.pick} ·{' '}
         <kbd>↵</kbd> {keys.answer} · <kbd>Esc</kbd> {keys.reject} · <kbd>P</kbd> {keys.pause} · <kbd>J</kbd> {keys.jump}{' '}
-        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick}
+        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick} · <kbd>Ctrl</kbd>+<kbd>↵</kbd> {keys.submit} · <kbd>Ctrl</kbd>+
+        <kbd>I</kbd> {keys.focusInput}
       </p>
     </aside>
   );
