@@ -1,18 +1,18 @@
 import { isA } from '../dom/realm.js';
 import type { Json } from '../../protocol/common.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
-import { nameOf, roleOf } from '../dom/aria.js';
-import { refFor } from '../dom/refs.js';
+import { roleOf } from '../dom/aria.js';
+import { label } from '../dom/describe.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
-import { describeElement } from '../json.js';
+import { describeElement } from '../dom/json.js';
 import { chooseOptions } from '../ui/choices.js';
 import { isComposite, takeExactOption } from '../ui/combobox.js';
 import { kept } from '../ui/readback.js';
 import { fieldValue } from '../ui/scan.js';
-import { withDeparture } from '../departure.js';
-import { centre, clickSequence, hoverEvents, mouse } from './events.js';
-import { parseChord, press, typeText } from './keys.js';
+import { withDeparture } from '../watch/departure.js';
+import { centre, clickSequence, hoverEvents, mouse } from '../act/events.js';
+import { parseChord, press, typeText } from '../act/keys.js';
 import {
   editableTarget,
   fireChange,
@@ -21,14 +21,7 @@ import {
   isTextControl,
   setEditableText,
   setNativeValue,
-} from './values.js';
-
-/** `button "Save" (e12)`: how results and errors name an element. */
-export function label(el: Element): string {
-  const role = roleOf(el) || el.localName;
-  const name = nameOf(el, roleOf(el), 40);
-  return `${role}${name ? ` "${name}"` : ''} (${refFor(el)})`;
-}
+} from '../act/values.js';
 
 function prepare(el: Element, action: string): string | undefined {
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });

@@ -1,6 +1,6 @@
-import { clickSequence } from '../commands/events.js';
-import { parseChord, press } from '../commands/keys.js';
-import { fireChange, fireInput, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { parseChord, press } from '../act/keys.js';
+import { fireChange, fireInput, setNativeValue } from '../act/values.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { isoDay, monthsBetween, parseDay, parseMonth, type Day } from './dates.js';
 

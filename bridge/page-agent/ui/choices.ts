@@ -1,6 +1,7 @@
-import { isTextControl } from '../commands/values.js';
-import { clickSequence } from '../commands/events.js';
-import { chipsIn, hiddenSelection, splitList, widgetRoot } from './chips.js';
+import { isTextControl } from '../act/values.js';
+import { clickSequence } from '../act/events.js';
+import { chipsIn, hiddenSelection, splitList } from './chips.js';
+import { widgetRoot } from './field.js';
 import {
   chooseOption,
   closeOptions,

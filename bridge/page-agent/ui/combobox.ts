@@ -1,11 +1,11 @@
 import { isA } from '../dom/realm.js';
-import { clickSequence } from '../commands/events.js';
-import { parseChord, press } from '../commands/keys.js';
-import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { parseChord, press } from '../act/keys.js';
+import { fireInput, isTextControl, setNativeValue } from '../act/values.js';
 import { isListboxButton } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
 import { settled } from '../dom/settle.js';
-import { widgetRoot } from './chips.js';
+import { widgetRoot } from './field.js';
 
 /**
  * Choosing options in composite widgets (role=combobox / listbox / option): MUI Select and Autocomplete, Radix

@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
-import { keyOnly, parseChord } from '../commands/keys.js';
-import { fireChange, fireInput, isTextControl, setNativeValue } from '../commands/values.js';
+import { keyOnly, parseChord } from '../act/keys.js';
+import { fireChange, fireInput, isTextControl, setNativeValue } from '../act/values.js';
 import { normalize } from '../dom/visible.js';
 import { CalendarError, pickDay } from './calendar.js';
 import { formatLike, formatLocal, isoDay, parseDay, sameDay, type Day } from './dates.js';

@@ -1,8 +1,8 @@
 import { isA } from '../dom/realm.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import type { UiFillResult } from '../../protocol/snapshot.js';
-import { clickSequence } from '../commands/events.js';
-import { label as describe } from '../commands/input.js';
+import { clickSequence } from '../act/events.js';
+import { label as describe } from '../dom/describe.js';
 import { nameOf, roleOf } from '../dom/aria.js';
 import { isRef } from '../dom/refs.js';
 import { stableSelectorFor } from '../dom/selector.js';
@@ -11,7 +11,8 @@ import { isDisabled, isVisible } from '../dom/visible.js';
 import { clean, kept, type Shown } from './readback.js';
 import { fieldValue } from './scan.js';
 import { NotTaken, setField, type Value, type Wanted } from './set-field.js';
-import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { fieldLabel } from './field.js';
+import { buttonsIn, frameDocuments, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 function findScope(dialog: string | undefined): Element | Document {
   const dialogs = openDialogs();

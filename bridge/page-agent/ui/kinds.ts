@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
 import { isListboxButton, labelText, roleOf } from '../dom/aria.js';
-import { isTextControl } from '../commands/values.js';
+import { isTextControl } from '../act/values.js';
 import { isVisible } from '../dom/visible.js';
 
 /**

@@ -11,9 +11,9 @@ import { dateText } from './date-field.js';
 import { isAriaRadioGroup, isDateGroup, isKeySpinbutton, isPickerButton, isSlider } from './kinds.js';
 import { generatedName } from './labels.js';
 import { radioGroupValue, radioOptions } from './radios.js';
-import { takesDate } from './set-field.js';
 import { sliderValue } from './slider.js';
-import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { fieldLabel, takesDate } from './field.js';
+import { buttonsIn, frameDocuments, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 export function fieldType(el: Element): string {
   if (takesDate(el)) return 'date';

@@ -1,26 +1,19 @@
 import { isA } from '../dom/realm.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
-import { clickSequence } from '../commands/events.js';
-import { label as describe } from '../commands/input.js';
-import { fireChange, fireInput, isTextControl, setEditableText, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { label as describe } from '../dom/describe.js';
+import { fireChange, fireInput, isTextControl, setEditableText, setNativeValue } from '../act/values.js';
 import { roleOf } from '../dom/aria.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOptions, isMultiChoice } from './choices.js';
 import { isComposite, OptionError } from './combobox.js';
 import { DateFieldError, setDate } from './date-field.js';
-import {
-  isAriaRadioGroup,
-  isDateGroup,
-  isDateText,
-  isKeySpinbutton,
-  isNativeDate,
-  isPickerButton,
-  isSlider,
-} from './kinds.js';
+import { isAriaRadioGroup, isKeySpinbutton, isSlider } from './kinds.js';
 import { chooseRadio, radioOptions } from './radios.js';
 import { clean, type Compare, type Shown } from './readback.js';
 import { setSlider, SliderError } from './slider.js';
-import { fieldLabel, optionLabel } from './surfaces.js';
+import { fieldLabel, takesDate } from './field.js';
+import { optionLabel } from './labels.js';
 
 export type Value = PageCommandArgs<'UI.fill'>['fields'][string];
 
@@ -52,11 +45,6 @@ function number(value: Value, what: string): number {
   const n = typeof value === 'number' ? value : Number(one(value).trim());
   if (!Number.isFinite(n)) throw new NotTaken(`${what} takes a number; got ${JSON.stringify(value)}`);
   return n;
-}
-
-/** Whether a field takes a day: a date input, a date group, a picker button or text box that says it does. */
-export function takesDate(el: Element): boolean {
-  return isNativeDate(el) || isDateGroup(el) || isPickerButton(el) || isDateText(el, fieldLabel(el));
 }
 
 async function composite(el: Element, value: Value, what: string): Promise<Wanted> {

@@ -1,14 +1,14 @@
-import { isA } from './dom/realm.js';
-import { RESULT_CHAR_LIMIT } from '../protocol/commands.js';
-import type { SnapshotFrame, SnapshotResult } from '../protocol/snapshot.js';
-import { viewport } from './commands/layout.js';
+import { isA } from '../dom/realm.js';
+import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
+import type { SnapshotFrame, SnapshotResult } from '../../protocol/snapshot.js';
+import { viewport } from './layout.js';
 import { collapseRuns } from './snapshot-runs.js';
-import { clickOnly, contentText, controlValue, isActionable, nameOf, roleOf } from './dom/aria.js';
-import { refFor } from './dom/refs.js';
-import { resolveTarget } from './dom/targets.js';
-import { clip, isDisabled, normalize } from './dom/visible.js';
-import { frameIdOf } from './frames.js';
-import { settled } from './dom/settle.js';
+import { clickOnly, contentText, controlValue, isActionable, nameOf, roleOf } from '../dom/aria.js';
+import { refFor } from '../dom/refs.js';
+import { resolveTarget } from '../dom/targets.js';
+import { clip, isDisabled, normalize } from '../dom/visible.js';
+import { frameIdOf } from '../link/frames.js';
+import { settled } from '../dom/settle.js';
 
 /**
  * The outline behind page_snapshot: one line per node a person would notice, indented by depth. Generic
