@@ -9,6 +9,7 @@ import { findBridge, isTopWindow } from './link/env.js';
 import { announceToChildren, frameSession, onParentReady, serveChildFrames } from './link/frames.js';
 import { detectFrameworks, redetectWhileRendering } from './watch/frameworks.js';
 import { setRefFrame } from './dom/refs.js';
+import { noteListeners } from './act/listeners.js';
 import { watchAltClick } from './human/open-file.js';
 import { toast } from './human/overlay.js';
 import { Batcher } from './watch/batch.js';
@@ -30,6 +31,8 @@ function start(): void {
   if (window.__aitiPageAgent) return; // loaded twice (script tag and bookmarklet): one agent is enough
   const endpoint = findBridge(document.currentScript);
   const cspBlocked = watchCsp(endpoint.base);
+  // before the app's code adds its listeners: a click can then tell whether anything heard it
+  noteListeners();
   let frameworks = detectFrameworks();
   const batcher = new Batcher();
   const agent: AgentInfo = {

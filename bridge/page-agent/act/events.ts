@@ -1,4 +1,6 @@
-/** Synthetic input events shaped like a person's: pointer and mouse events at the element's centre. */
+import { aim, scrollToSee, type Aim } from './pointer.js';
+
+/** Synthetic input events shaped like a person's: pointer and mouse events at the point the pointer lands on. */
 export function centre(el: Element): { clientX: number; clientY: number } {
   const r = el.getBoundingClientRect();
   return { clientX: Math.round(r.left + r.width / 2), clientY: Math.round(r.top + r.height / 2) };
@@ -7,16 +9,23 @@ export function centre(el: Element): { clientX: number; clientY: number } {
 const BUTTONS = { left: 0, middle: 1, right: 2 } as const;
 export type MouseButton = keyof typeof BUTTONS;
 
-export function mouse(el: Element, type: string, button: MouseButton = 'left', detail = 1): boolean {
+/** One pointer or mouse event on `el`, at `at` (its centre by default); false when a handler cancelled it. */
+export function mouse(
+  el: Element,
+  type: string,
+  button: MouseButton = 'left',
+  detail = 1,
+  at: { clientX: number; clientY: number } = centre(el),
+): boolean {
   const init: PointerEventInit = {
     bubbles: !['mouseenter', 'mouseleave', 'pointerenter', 'pointerleave'].includes(type),
     cancelable: true,
     composed: true,
-    view: window,
+    view: el.ownerDocument.defaultView ?? window,
     detail,
     button: BUTTONS[button],
     buttons: type.endsWith('down') ? 1 << BUTTONS[button] : 0,
-    ...centre(el),
+    ...at,
   };
   const event = type.startsWith('pointer')
     ? new PointerEvent(type, { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true })
@@ -24,9 +33,9 @@ export function mouse(el: Element, type: string, button: MouseButton = 'left', d
   return el.dispatchEvent(event);
 }
 
-export function hoverEvents(el: Element): void {
+export function hoverEvents(el: Element, at: { clientX: number; clientY: number } = centre(el)): void {
   for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove'])
-    mouse(el, type);
+    mouse(el, type, 'left', 1, at);
 }
 
 /** The element a person would focus by pressing on `el`: itself or its nearest focusable ancestor. */
@@ -37,15 +46,24 @@ export function focusTarget(el: Element): HTMLElement | undefined {
   return focusable ?? undefined;
 }
 
-/** pointerdown … click, with focus moving as it would; returns false when a handler cancelled mousedown. */
-export function clickSequence(el: Element, button: MouseButton = 'left', detail = 1): void {
-  hoverEvents(el);
-  mouse(el, 'pointerdown', button, detail);
-  const focus = mouse(el, 'mousedown', button, detail);
-  if (focus) focusTarget(el)?.focus({ preventScroll: true });
-  mouse(el, 'pointerup', button, detail);
-  mouse(el, 'mouseup', button, detail);
-  if (button === 'left') mouse(el, 'click', button, detail);
-  else if (button === 'right') mouse(el, 'contextmenu', button, detail);
-  else mouse(el, 'auxclick', button, detail);
+/**
+ * A press of `el` as a person's: scrolled into view, then pointerdown … click at the point the pointer lands on,
+ * dispatched on the element under it there (a child of `el`, or another part of its widget), with focus moving as
+ * it would. Returns where it landed.
+ */
+export function clickSequence(el: Element, button: MouseButton = 'left', detail = 1): Aim {
+  scrollToSee(el);
+  const landed = aim(el);
+  const on = landed.on;
+  const at = { clientX: landed.x, clientY: landed.y };
+  hoverEvents(on, at);
+  mouse(on, 'pointerdown', button, detail, at);
+  const focus = mouse(on, 'mousedown', button, detail, at);
+  if (focus) focusTarget(on)?.focus({ preventScroll: true });
+  mouse(on, 'pointerup', button, detail, at);
+  mouse(on, 'mouseup', button, detail, at);
+  if (button === 'left') mouse(on, 'click', button, detail, at);
+  else if (button === 'right') mouse(on, 'contextmenu', button, detail, at);
+  else mouse(on, 'auxclick', button, detail, at);
+  return landed;
 }
