@@ -325,6 +325,7 @@ export const PAGE_COMMANDS = {
           '{"<label | placeholder | name | css=selector>": value}; a string array is the whole selection of a multi-select',
         ),
       button: z.string().max(1024).optional().describe('a button label or target to click after filling'),
+      pressAnyway: z.boolean().optional().describe('press the button even if some fields were not filled'),
     }),
     result: 'what each field holds now (`UiFillResult`, bridge/protocol/snapshot.ts)',
   },

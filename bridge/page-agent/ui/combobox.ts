@@ -14,8 +14,15 @@ import { widgetRoot } from './field.js';
  * is read back by the caller after the app re-rendered.
  */
 
-/** The widget did not offer the option: nothing was chosen. */
-export class OptionError extends Error {}
+/** The widget did not offer the option: nothing was chosen. `options` are the labels it offered, when it showed a list. */
+export class OptionError extends Error {
+  constructor(
+    message: string,
+    readonly options?: string[],
+  ) {
+    super(message);
+  }
+}
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 16)));
 
@@ -35,6 +42,11 @@ function byIds(el: Element, attr: string): Element[] {
     .filter(Boolean)
     .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
     .filter((found): found is HTMLElement => Boolean(found));
+}
+
+/** What the widget names as its popup (aria-controls, aria-owns): the list, or a container that holds it. */
+export function controlled(combo: Element): Element[] {
+  return [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')];
 }
 
 /** Has a box a person could press: not a 0 px accessibility copy (Ant Design keeps one per option). */
@@ -59,9 +71,11 @@ function showing(list: Element): boolean {
 /** The open list of options this widget controls, if it is showing. */
 function openList(combo: Element, before: Set<Element>): Element | undefined {
   if (combo.getAttribute('role') === 'listbox') return combo;
-  const linked = [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')];
+  const linked = controlled(combo);
   for (const target of linked) {
-    if (isVisible(target) && visibleOptions(target).length) return target;
+    // aria-controls may name a container (an overlay div) that holds the listbox: the list is the listbox in it
+    const list = target.matches('[role=listbox]') ? target : (target.querySelector('[role=listbox]') ?? target);
+    if (isVisible(list) && visibleOptions(list).length) return list;
   }
   // Ant Design links its input to a 0 px accessibility copy of the list (`<id>_list`) inside the visual dropdown
   const copy = combo.id ? combo.ownerDocument.getElementById(`${combo.id}_list`) : null;
@@ -179,6 +193,7 @@ export function noSuchOption(what: string, wanted: string, options: Element[]): 
   const offered = options.slice(0, 30).map((o) => JSON.stringify(optionText(o)));
   return new OptionError(
     `${what} offers no option ${JSON.stringify(wanted)}; options: ${offered.join(', ') || 'none'}${options.length > 30 ? ' …' : ''}`,
+    options.slice(0, 30).map(optionText),
   );
 }
 

@@ -1,5 +1,5 @@
 import { isA } from '../dom/realm.js';
-import { labelText } from '../dom/aria.js';
+import { isListboxButton, labelText } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
 import { isAriaRadioGroup, isDateGroup, isDateText, isNativeDate, isPickerButton } from './kinds.js';
 import { containerLabel, formItemLabel, groupLabel } from './labels.js';
@@ -24,8 +24,10 @@ export const FIELD_SELECTOR = [
   // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox, a Headless UI
   // Listbox a button that pops up a listbox
   '[role=combobox]:not(input)',
-  'button[aria-haspopup=listbox]:not([role])',
-  '[role=button][aria-haspopup=listbox]',
+  'button[aria-haspopup]:not([role])',
+  'button[aria-expanded]:not([role])',
+  '[role=button][aria-haspopup]',
+  '[role=button][aria-expanded]',
   '[role=listbox]:not(select)',
   // wholes made of parts: a date field of segments, a radio group of ARIA radios, a date picker's button
   '[role=group]',
@@ -43,8 +45,11 @@ export function isWhole(el: Element): boolean {
   const popup = el.getAttribute('aria-haspopup');
   // a button that opens a dialog is a field only as a date picker's (or another picker's) button; a text box
   // that opens one (Angular Material's datepicker input) is a text box
-  const button = el.localName === 'button' || role === 'button';
-  if (button && (popup === 'dialog' || popup === 'grid') && role !== 'combobox') return isPickerButton(el);
+  const button = (el.localName === 'button' && !role) || role === 'button';
+  if (button && (popup === 'dialog' || popup === 'grid')) return isPickerButton(el);
+  // any other button with a popup or aria-expanded: a field only as a select (it opens a list, and a label outside
+  // it names it); a menu or disclosure button is a button
+  if (button) return isListboxButton(el);
   return true;
 }
 

@@ -141,7 +141,8 @@ function offered(plan: Plan): string {
  * value does not stop the others); then focus leaves the last field, the app re-renders, and each field is read
  * back the way a person sees it. A key with no field, a field the widget did not take and a value the app did
  * not keep are each under notFilled with what the page shows or offers instead — and then the button is not
- * pressed. The button is pressed only when every field was filled and kept.
+ * pressed, unless the agent asked for it anyway (pressAnyway); by default it is pressed only when every field was
+ * filled and kept. A second call with only the fields under notFilled finishes the form.
  */
 export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResult> {
   const plan = locate(args);
@@ -158,7 +159,13 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
       expected.push({ key, el, value, wanted: await setField(el, value, plan.fields) });
     } catch (error) {
       if (!(error instanceof NotTaken)) throw error;
-      notFilled.push({ field: key, wanted: value, shows: masked(el, fieldValue(el)), reason: error.message });
+      notFilled.push({
+        field: key,
+        wanted: value,
+        shows: masked(el, fieldValue(el)),
+        reason: error.message,
+        ...(error.options ? { options: error.options } : {}),
+      });
     }
     await frame();
   }
@@ -189,8 +196,12 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   const result: UiFillResult = { scope: scopeName(scope), filled };
   if (notFilled.length) {
     result.notFilled = notFilled;
-    if (args.button) result.note = `${JSON.stringify(args.button)} was not pressed because some fields were not filled`;
-    return result;
+    if (args.button && !args.pressAnyway) {
+      result.note = `${JSON.stringify(args.button)} was not pressed because some fields were not filled`;
+      return result;
+    }
+    if (args.button)
+      result.note = `${JSON.stringify(args.button)} was pressed although some fields were not filled (pressAnyway)`;
   }
   if (args.button) {
     const button = await findButton(args.button, scope);

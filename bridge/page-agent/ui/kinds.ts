@@ -1,5 +1,5 @@
 import { isA } from '../dom/realm.js';
-import { isListboxButton, labelText, roleOf } from '../dom/aria.js';
+import { isListboxButton, labelledFromOutside, labelText, roleOf } from '../dom/aria.js';
 import { isTextControl } from '../act/values.js';
 import { isVisible } from '../dom/visible.js';
 
@@ -20,15 +20,7 @@ export function isPickerButton(el: Element): boolean {
   if (el.getAttribute('role') === 'combobox' || isListboxButton(el)) return false;
   if (!(isA(el, HTMLButtonElement) || el.getAttribute('role') === 'button')) return false;
   // its name comes from a label outside it (label[for], aria-labelledby), not only from its own text
-  return Boolean((el as HTMLButtonElement).labels?.length) || labelledFromOutside(el);
-}
-
-function labelledFromOutside(el: Element): boolean {
-  const ids = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
-  return ids.some((id) => {
-    const label = el.ownerDocument.getElementById(id);
-    return Boolean(label && !el.contains(label));
-  });
+  return labelledFromOutside(el);
 }
 
 /** A radio group whose options are ARIA radios (Radix, shadcn), not native inputs grouped by name. */

@@ -17,8 +17,23 @@ import { optionLabel } from './labels.js';
 
 export type Value = PageCommandArgs<'UI.fill'>['fields'][string];
 
-/** A field the widget did not take (no such option, it would not open): recorded, and the fill goes on. */
-export class NotTaken extends Error {}
+/**
+ * A field the widget did not take (no such option, it would not open): recorded with what it offers, and the fill
+ * goes on.
+ */
+export class NotTaken extends Error {
+  constructor(
+    message: string,
+    readonly options?: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** A NotTaken from an error of a widget, keeping the options an OptionError names. */
+function notTaken(error: unknown): NotTaken {
+  return new NotTaken((error as Error).message, error instanceof OptionError ? error.options : undefined);
+}
 
 /** What a field should show afterwards, and how to compare what it does show. */
 export interface Wanted {
@@ -53,15 +68,14 @@ async function composite(el: Element, value: Value, what: string): Promise<Wante
     try {
       return { want: await chooseOptions(el, Array.isArray(value) ? value : [String(value)], what), how: 'text' };
     } catch (error) {
-      throw new NotTaken((error as Error).message);
+      throw notTaken(error);
     }
   }
   try {
     return { want: (await chooseOptions(el, [String(value)], what))[0] ?? String(value), how: 'text' };
   } catch (error) {
     // a text combobox may take free text (freeSolo, an Autocomplete's suggestions): type it, the read-back decides
-    if (!(error instanceof OptionError) || !isTextControl(el) || el.readOnly)
-      throw new NotTaken((error as Error).message);
+    if (!(error instanceof OptionError) || !isTextControl(el) || el.readOnly) throw notTaken(error);
     el.focus();
     setNativeValue(el, String(value));
     fireInput(el, String(value));
@@ -77,10 +91,13 @@ function radio(el: HTMLInputElement, value: Value, fields: Element[]): Wanted {
     wanted === null
       ? el
       : group.find((f) => clean(optionLabel(f)) === wanted || clean((f as HTMLInputElement).value) === wanted);
-  if (!option)
+  if (!option) {
+    const options = group.map(optionLabel);
     throw new NotTaken(
-      `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${group.map((f) => JSON.stringify(optionLabel(f))).join(', ')}`,
+      `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+      options,
     );
+  }
   if (!(option as HTMLInputElement).checked) clickSequence(clickable(option));
   return { want: optionLabel(option), how: 'text' };
 }
@@ -88,10 +105,13 @@ function radio(el: HTMLInputElement, value: Value, fields: Element[]): Wanted {
 function select(el: HTMLSelectElement, value: Value): Wanted {
   const wanted = (Array.isArray(value) ? value : [String(value)]).map(clean);
   const matches = [...el.options].filter((o) => wanted.includes(clean(o.value)) || wanted.includes(clean(o.text)));
-  if (!matches.length)
+  if (!matches.length) {
+    const options = [...el.options].map((o) => normalize(o.text));
     throw new NotTaken(
-      `no option ${JSON.stringify(value)} in ${describe(el)}; options: ${[...el.options].map((o) => JSON.stringify(normalize(o.text))).join(', ')}`,
+      `no option ${JSON.stringify(value)} in ${describe(el)}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+      options,
     );
+  }
   if (el.multiple) for (const o of el.options) o.selected = matches.includes(o);
   else if (matches[0]) setNativeValue(el, matches[0].value);
   fireInput(el);
@@ -121,14 +141,13 @@ export async function setField(el: Element, value: Value, fields: Element[]): Pr
   }
   if (isAriaRadioGroup(el)) {
     const chosen = chooseRadio(el, one(value));
-    if (chosen === undefined)
+    if (chosen === undefined) {
+      const options = radioOptions(el);
       throw new NotTaken(
-        `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${radioOptions(
-          el,
-        )
-          .map((o) => JSON.stringify(o))
-          .join(', ')}`,
+        `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+        options,
       );
+    }
     return { want: chosen, how: 'text' };
   }
   if (isComposite(el)) return composite(el, value, what);
