@@ -4,9 +4,10 @@ import type { PageCommandArgs } from '../../protocol/commands.js';
 import { roleOf } from '../dom/aria.js';
 import { label } from '../dom/describe.js';
 import { resolveTarget } from '../dom/targets.js';
-import { isDisabled, isVisible } from '../dom/visible.js';
+import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOptions } from '../ui/choices.js';
 import { isComposite, takeExactOption } from '../ui/combobox.js';
+import { commitCell, editorIn, isEditableCell, openCellEditor, setEditorSelect, setEditorText } from '../ui/grid.js';
 import { kept } from '../ui/readback.js';
 import { fieldValue } from '../ui/scan.js';
 import { withDeparture } from '../watch/departure.js';
@@ -89,8 +90,27 @@ function currentValue(el: Element): string {
   return (el as HTMLElement).innerText ?? '';
 }
 
+/**
+ * A grid cell edited in place: its editor opened (double-click, Enter or F2), set (`set` answers the label it took,
+ * or throws), and kept with Enter; answers what the cell shows afterwards.
+ */
+async function editCell(cell: Element, set: (editor: Element) => Promise<string>): Promise<Json> {
+  prepare(cell, 'edit');
+  const editor = await openCellEditor(cell, label(cell));
+  const chosen = await set(editor);
+  await commitCell(cell, editor);
+  return withDeparture(done(cell, { value: chosen, shows: normalize((cell as HTMLElement).innerText) }));
+}
+
 export async function type(args: PageCommandArgs<'Input.type'>): Promise<Json> {
   const found = resolveTarget(args.target);
+  if (isEditableCell(found) && !editorIn(found))
+    return editCell(found, async (editor) => {
+      if (!isTextControl(editor) && !isEditable(editor))
+        throw new Error(`${label(found)} edits with ${label(editor)}, not a text box: use Input.select`);
+      setEditorText(editor, args.text);
+      return args.text;
+    });
   // a select-like combobox (MUI Select, Radix, Ant) takes no text: typing into it means choosing that option
   if (isComposite(found) && !isTextControl(found)) return choose(found, [args.text]);
   const el = editableTarget(found);
@@ -171,6 +191,18 @@ async function choose(el: Element, values: string[]): Promise<Json> {
 
 export async function select(args: PageCommandArgs<'Input.select'>): Promise<Json> {
   const found = resolveTarget(args.target);
+  if (isEditableCell(found) && !editorIn(found))
+    return editCell(found, async (editor) => {
+      const [wanted = ''] = args.values;
+      if (isComposite(editor)) return (await chooseOptions(editor, [wanted], label(editor)))[0] ?? wanted;
+      const chosen = setEditorSelect(editor, wanted);
+      if (chosen !== undefined) return chosen;
+      throw new Error(
+        isA(editor, HTMLSelectElement)
+          ? `no option of ${label(editor)} matches ${JSON.stringify(wanted)}; its options: ${[...editor.options].map((o) => JSON.stringify(o.text.trim())).join(', ')}`
+          : `${label(found)} edits with ${label(editor)}, which has no options: use Input.type`,
+      );
+    });
   if (isComposite(found)) return choose(found, args.values);
   const el = editableTarget(found);
   if (isComposite(el)) return choose(el, args.values);

@@ -3,7 +3,7 @@ import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
 import type { SnapshotFrame, SnapshotResult } from '../../protocol/snapshot.js';
 import { viewport } from './layout.js';
 import { collapseRuns } from './snapshot-runs.js';
-import { clickOnly, contentText, controlValue, isActionable, nameOf, roleOf } from '../dom/aria.js';
+import { clickOnly, contentText, controlValue, isActionable, isGridCell, nameOf, roleOf } from '../dom/aria.js';
 import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { clip, isDisabled, normalize } from '../dom/visible.js';
@@ -125,6 +125,8 @@ class Walker {
     private readonly budget: number,
     /** false when the agent asked for one part of the page: then it sees every row */
     private readonly collapse: boolean,
+    /** the part the agent asked for: shown line by line, never folded into one line (a row's cells each on theirs) */
+    private readonly expand?: Element,
   ) {}
 
   private line(depth: number, text: string): string {
@@ -181,8 +183,10 @@ class Walker {
     const role = roleOf(el);
     // a label whose text names a control: the control's line carries it
     if ((!role || role === 'label') && this.isLabel(el) && !el.querySelector(CONTROL)) return EMPTY;
-    // a wrapper with a click handler around a control (it focuses the control): the control is the line
-    if (clickOnly(el, role) && el.querySelector(CONTROL)) return this.children(el, depth);
+    // a wrapper with a click handler around a control (it focuses the control): the control is the line; so is a
+    // grid cell that holds one (a calendar's day button)
+    if ((clickOnly(el, role) || (role === 'gridcell' && isGridCell(el, role))) && el.querySelector(CONTROL))
+      return this.children(el, depth);
     if (isActionable(el, role) && !isSentinel(el, role) && !CONTAINERS.has(role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
       return { lines: [this.line(depth, this.describe(el, role)), ...(kids.rich ? kids.lines : [])], rich: true };
@@ -191,7 +195,16 @@ class Walker {
     if (STRUCTURAL.has(role) || CONTAINERS.has(role)) {
       const kids = this.children(el, depth + 1);
       const head = role === 'heading' ? `heading[${headingLevel(el)}]` : role;
-      if (!kids.rich && LEAFY.has(role)) {
+      const expanded = el === this.expand;
+      // a row of a grid whose cells are one line each: one line, each cell with its ref
+      if (role === 'row' && kids.rich && !expanded) {
+        const cells = inlineCells(kids.lines, depth + 1);
+        if (cells) {
+          const ref = el.closest('[role=grid], [role=treegrid]') ? `${refFor(el)} ` : '';
+          return { lines: [this.line(depth, `${ref}row: ${cells}`)], rich: true };
+        }
+      }
+      if (!kids.rich && LEAFY.has(role) && !expanded) {
         const text = role === 'row' ? rowText(el) : nameOf(el, role, 160) || contentText(el, 160);
         if (!text && role !== 'separator' && role !== 'img') return EMPTY;
         // a paragraph of plain text is just text: no role word, and its container may merge it
@@ -259,6 +272,16 @@ function headingLevel(el: Element): number {
   if (aria) return aria;
   const match = /^h([1-6])$/.exec(el.localName);
   return match ? Number(match[1]) : 2;
+}
+
+/**
+ * The lines of a row's cells as one line (`e41 "Write docs" | e42 "Ada"`), when each cell is one line at `depth`
+ * (nothing nested under it); undefined otherwise. The role of a plain cell goes: the row says what they are.
+ */
+function inlineCells(lines: string[], depth: number): string | undefined {
+  const indent = '  '.repeat(depth);
+  if (!lines.length || lines.some((l) => !l.startsWith(indent) || l.startsWith(`${indent} `))) return undefined;
+  return lines.map((l) => l.slice(indent.length).replace(/^((?:f[\d.]+:)?e\d+ )(?:gridcell|cell) /, '$1')).join(' | ');
 }
 
 function rowText(row: Element): string {
@@ -350,7 +373,7 @@ export async function takeSnapshot(
 ): Promise<SnapshotResult> {
   await settled(options.settleMs ?? 0);
   const root = options.target === undefined ? undefined : resolveTarget(options.target);
-  const walker = new Walker(options.depth ?? 60, RESULT_CHAR_LIMIT - 20_000, root === undefined);
+  const walker = new Walker(options.depth ?? 60, RESULT_CHAR_LIMIT - 20_000, root === undefined, root);
   const modal = root ? undefined : openModal();
   let lines: string[];
   if (root) lines = walker.node(root, 0).lines;

@@ -162,8 +162,16 @@ export function clickOnly(el: Element, role = roleOf(el)): boolean {
   return hasFrameworkClick(el);
 }
 
+/** A cell or header of an interactive grid (role=grid, treegrid): focusable, selectable or editable, so a target. */
+export function isGridCell(el: Element, role = roleOf(el)): boolean {
+  return (
+    (role === 'gridcell' || role === 'columnheader' || role === 'rowheader') &&
+    Boolean(el.closest('[role=grid], [role=treegrid]'))
+  );
+}
+
 export function isActionable(el: Element, role = roleOf(el)): boolean {
-  if (ACTION_ROLES.has(role)) return true;
+  if (ACTION_ROLES.has(role) || isGridCell(el, role)) return true;
   if (el.localName === 'label' || el.localName === 'iframe') return false;
   if (el.hasAttribute('onclick')) return true;
   const tabindex = el.getAttribute('tabindex');

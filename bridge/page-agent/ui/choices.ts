@@ -5,7 +5,6 @@ import { widgetRoot } from './field.js';
 import {
   chooseOption,
   closeOptions,
-  controlled,
   fold,
   match,
   noSuchOption,
@@ -28,10 +27,14 @@ import {
 
 /** Whether the widget holds several values: it says so (aria-multiselectable), or shows them as chips. */
 export function isMultiChoice(combo: Element, list?: Element): boolean {
-  // it says so on itself, on its list, or on a listbox inside the container it controls (open or not)
-  const lists = [combo, ...(list ? [list] : []), ...controlled(combo)];
+  // it says so on itself or on its list (the listbox in the container it controls, once open)
   const multi = '[role=listbox][aria-multiselectable=true]';
-  if (lists.some((l) => l.getAttribute('aria-multiselectable') === 'true' || l.querySelector(multi))) return true;
+  if (
+    combo.getAttribute('aria-multiselectable') === 'true' ||
+    list?.getAttribute('aria-multiselectable') === 'true' ||
+    list?.querySelector(multi)
+  )
+    return true;
   const root = widgetRoot(combo);
   if (root.querySelector('select[multiple]')) return true;
   if (chipsIn(root, combo).length) return true;

@@ -168,6 +168,15 @@ export async function openOptions(
     press(combo, parseChord('ArrowDown'));
     list = await waitForList(combo, before, 800);
   }
+  if (!list && typed) {
+    // and some open only on what is typed, key by key: the first letter of the filter, as a person starts typing
+    const first = (filter ?? '').charAt(0);
+    if (first) {
+      setNativeValue(combo, '');
+      press(combo, parseChord(first));
+      list = await waitForList(combo, before, 800);
+    }
+  }
   if (!list) throw new OptionError(`${what} did not open a list of options when pressed`);
   // a list that has just appeared may still be wiring itself up (Angular Material's autocomplete listens to its
   // options only once the panel has rendered): let it settle before an option is pressed

@@ -55,6 +55,15 @@ function findField(key: string, fields: Element[]): Element | undefined {
   );
 }
 
+/** The field a key names now, after a re-render replaced the element (a ref to it is then refused: none). */
+function refound(key: string, scope: Element | Document): Element | undefined {
+  try {
+    return findField(key, fieldsIn(scope));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A password is never echoed back. */
 function masked(el: Element, value: Shown): Shown {
   return isA(el, HTMLInputElement) && el.type === 'password' && typeof value === 'string'
@@ -177,7 +186,7 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   const filled: UiFillResult['filled'] = [];
   for (const { key, el, wanted, value } of expected) {
     // a re-render may have replaced the element: read the field the key names now
-    const now = el.isConnected ? el : (findField(key, fieldsIn(scope)) ?? el);
+    const now = el.isConnected ? el : (refound(key, scope) ?? el);
     const shows = heldValue(now);
     if (kept(wanted.want, shows, wanted.how)) {
       const selector = stableSelectorFor(now);

@@ -9,6 +9,16 @@ import { chooseOptions, isMultiChoice } from './choices.js';
 import { isComposite, OptionError } from './combobox.js';
 import { DateFieldError, setDate } from './date-field.js';
 import { isAriaRadioGroup, isKeySpinbutton, isSlider } from './kinds.js';
+import {
+  commitCell,
+  editorIn,
+  GridError,
+  isEditableCell,
+  openCellEditor,
+  setEditorSelect,
+  setEditorText,
+} from './grid.js';
+import { keyOnly, parseChord } from '../act/keys.js';
 import { chooseRadio, radioOptions } from './radios.js';
 import { clean, type Compare, type Shown } from './readback.js';
 import { setSlider, SliderError } from './slider.js';
@@ -60,6 +70,47 @@ function number(value: Value, what: string): number {
   const n = typeof value === 'number' ? value : Number(one(value).trim());
   if (!Number.isFinite(n)) throw new NotTaken(`${what} takes a number; got ${JSON.stringify(value)}`);
   return n;
+}
+
+/**
+ * A grid cell: the control it always holds is set as a field; else its editor is opened, set without letting focus
+ * leave it, and kept with Enter. What the cell shows afterwards is compared with the value.
+ */
+async function editCell(cell: Element, value: Value, fields: Element[], what: string): Promise<Wanted> {
+  const held = editorIn(cell);
+  if (held) return setField(held, value, fields);
+  let editor: Element;
+  try {
+    editor = await openCellEditor(cell, what);
+  } catch (error) {
+    if (error instanceof GridError) throw new NotTaken(error.message);
+    throw error;
+  }
+  const text = one(value);
+  let want: Shown = text;
+  if (isA(editor, HTMLSelectElement)) {
+    const chosen = setEditorSelect(editor, text);
+    if (chosen === undefined) {
+      const options = [...editor.options].map((o) => normalize(o.text));
+      keyOnly(editor, parseChord('Escape'));
+      throw new NotTaken(
+        `no option ${JSON.stringify(value)} in ${what}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+        options,
+      );
+    }
+    want = chosen;
+  } else if (isComposite(editor)) {
+    try {
+      want = (await chooseOptions(editor, [text], what))[0] ?? text;
+    } catch (error) {
+      throw notTaken(error);
+    }
+  } else if (isTextControl(editor) || (isA(editor, HTMLElement) && editor.isContentEditable))
+    setEditorText(editor, text);
+  else return setField(editor, value, fields);
+  await commitCell(cell, editor);
+  const numeric = typeof value === 'number' || (isA(editor, HTMLInputElement) && editor.type === 'number');
+  return { want, how: numeric ? 'number' : 'text' };
 }
 
 async function composite(el: Element, value: Value, what: string): Promise<Wanted> {
@@ -127,6 +178,7 @@ function select(el: HTMLSelectElement, value: Value): Wanted {
 export async function setField(el: Element, value: Value, fields: Element[]): Promise<Wanted> {
   const what = describe(el);
   if (isDisabled(el)) throw new NotTaken(`${what} is disabled`);
+  if (isEditableCell(el)) return editCell(el, value, fields, what);
   try {
     if (typeof value !== 'boolean' && !Array.isArray(value) && takesDate(el))
       return { want: await setDate(el, String(value), what), how: 'date' };
