@@ -51,6 +51,7 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
         'Dialog',
         'DialogActions',
         'DialogContent',
+        'DialogContentText',
         'DialogTitle',
         'FormControl',
         'FormControlLabel',

@@ -75,6 +75,8 @@ const CONTAINERS = new Set(['radiogroup', 'group', 'tablist', 'toolbar', 'menu',
 /** What a person operates: a wrapper holding one of these is not a control of its own. */
 const CONTROL =
   'input:not([type=hidden]), select, textarea, button, a[href], [contenteditable=""], [contenteditable=true], [tabindex]:not([tabindex="-1"]), [role=combobox], [role=slider], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=spinbutton]';
+/** Controls by role alone (React Aria's day cell is a div with role=button inside the gridcell). */
+const ROLE_CONTROL = '[role=button], [role=link], [role=checkbox], [role=radio], [role=option], [role=menuitem]';
 /** roles shown as one line with their text when nothing inside them is actionable */
 const LEAFY = new Set([
   'heading',
@@ -181,11 +183,14 @@ class Walker {
       return { lines: kids.lines.filter((line) => !line.trimStart().startsWith('"')), rich: kids.rich };
     }
     const role = roleOf(el);
+    // a dialog's title: the dialog's own line names it already
+    if (role === 'heading' && titlesItsDialog(el)) return EMPTY;
     // a label whose text names a control: the control's line carries it
     if ((!role || role === 'label') && this.isLabel(el) && !el.querySelector(CONTROL)) return EMPTY;
     // a wrapper with a click handler around a control (it focuses the control): the control is the line; so is a
     // grid cell that holds one (a calendar's day button)
-    if ((clickOnly(el, role) || (role === 'gridcell' && isGridCell(el, role))) && el.querySelector(CONTROL))
+    if (clickOnly(el, role) && el.querySelector(CONTROL)) return this.children(el, depth);
+    if (role === 'gridcell' && isGridCell(el, role) && el.querySelector(`${CONTROL}, ${ROLE_CONTROL}`))
       return this.children(el, depth);
     if (isActionable(el, role) && !isSentinel(el, role) && !CONTAINERS.has(role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
@@ -265,6 +270,14 @@ class Walker {
     if (states.length) parts.push(`[${states.join(' ')}]`);
     return parts.join(' ');
   }
+}
+
+/** A heading whose text is the name of the dialog it sits in (MUI's DialogTitle, a modal's h2). */
+function titlesItsDialog(heading: Element): boolean {
+  const dialog = heading.parentElement?.closest('dialog, [role=dialog], [role=alertdialog]');
+  if (!dialog) return false;
+  const title = nameOf(dialog, roleOf(dialog), 80, false);
+  return Boolean(title) && title === contentText(heading, 80);
 }
 
 function headingLevel(el: Element): number {
@@ -362,7 +375,7 @@ function openModal(): Element | undefined {
 function behindLine(modal: Element): string {
   const heading = [...document.querySelectorAll('h1, [role=heading][aria-level="1"]')].find((h) => !modal.contains(h));
   const what = (heading && contentText(heading, 60)) || clip(document.title, 60);
-  return `(behind it: the page${what ? ` ${JSON.stringify(what)}` : ''}, inert)`;
+  return `(behind it: ${what ? JSON.stringify(what) : 'the page'}, inert)`;
 }
 
 const REF_LINE = /^\s*[a-z][\w.:-]*\d\s/;
