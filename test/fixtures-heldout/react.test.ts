@@ -25,6 +25,14 @@ async function state<T>(d: Driver): Promise<T> {
   return (await d.state()) as T;
 }
 
+/** The ref just before `"text"` on the line that also has `"row"` (a grid row is one line, each cell its ref). */
+function cellRef(outline: string, row: string, text: string): string {
+  const line = outline.split('\n').find((l) => l.includes(`"${row}"`)) ?? '';
+  const ref = new RegExp(`\\b(e\\d+) (?:[a-z]+ )?"${text}"`).exec(line)?.[1];
+  if (!ref) throw new Error(`no ref before "${text}" on the line of "${row}" in:\n${outline}`);
+  return ref;
+}
+
 async function dialogNoLarger(d: Driver): Promise<void> {
   await d.tab.locator('[role=dialog]').first().waitFor();
   const outline = String((await d.tool('page_snapshot')).outline);
@@ -89,9 +97,9 @@ describe('AG Grid 36 Community: cells edited in place, rows selected, a quick fi
     const d = await drive(world, 'aggrid.html');
     await d.tab.locator('.ag-cell').first().waitFor();
     const outline = String((await d.tool('page_snapshot')).outline);
-    const make = refOn(outline, '"Tesla"');
-    const price = refOn(outline.split('\n').find((l) => l.includes('"F-Series"')) ?? '', '"33850"');
-    const color = refOn(outline.split('\n').find((l) => l.includes('"Corolla"')) ?? '', '"Green"');
+    const make = cellRef(outline, 'Model Y', 'Tesla');
+    const price = cellRef(outline, 'F-Series', '33850');
+    const color = cellRef(outline, 'Corolla', 'Green');
     const filled = await d.tool('form_fill', { fields: { [make]: 'Rivian', [price]: 41000, [color]: 'Blue' } });
     expect(filled.notFilled).toBeUndefined();
     const { rows } = await state<{ rows: Car[] }>(d);

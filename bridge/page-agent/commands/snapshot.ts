@@ -3,7 +3,16 @@ import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
 import type { SnapshotFrame, SnapshotResult } from '../../protocol/snapshot.js';
 import { viewport } from './layout.js';
 import { collapseRuns } from './snapshot-runs.js';
-import { clickOnly, contentText, controlValue, isActionable, isGridCell, nameOf, roleOf } from '../dom/aria.js';
+import {
+  clickOnly,
+  contentText,
+  hasClickHandler,
+  controlValue,
+  isActionable,
+  isGridCell,
+  nameOf,
+  roleOf,
+} from '../dom/aria.js';
 import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { clip, isDisabled, normalize } from '../dom/visible.js';
@@ -77,6 +86,8 @@ const CONTROL =
   'input:not([type=hidden]), select, textarea, button, a[href], [contenteditable=""], [contenteditable=true], [tabindex]:not([tabindex="-1"]), [role=combobox], [role=slider], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=spinbutton]';
 /** Controls by role alone (React Aria's day cell is a div with role=button inside the gridcell). */
 const ROLE_CONTROL = '[role=button], [role=link], [role=checkbox], [role=radio], [role=option], [role=menuitem]';
+/** Every control a wrapper may hold, native or by role. */
+const ROLE_CONTROL_ALL = `${CONTROL}, ${ROLE_CONTROL}, [role=spinbutton], [role=textbox], [role=switch], [role=slider]`;
 /** roles shown as one line with their text when nothing inside them is actionable */
 const LEAFY = new Set([
   'heading',
@@ -162,7 +173,9 @@ class Walker {
   node(node: Node, depth: number): Out {
     if (node.nodeType === Node.TEXT_NODE) {
       const text = normalize(node.textContent);
-      return text ? { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false } : EMPTY;
+      // a separator between segments ("/", ":", "-") says nothing a person acts on
+      if (!text || /^[/:.\-–|,]$/.test(text)) return EMPTY;
+      return { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false };
     }
     if (!isA(node, Element) || SKIP.has(node.localName)) return EMPTY;
     return this.element(node, depth);
@@ -190,10 +203,17 @@ class Walker {
     // a wrapper with a click handler around a control (it focuses the control): the control is the line; so is a
     // grid cell that holds one (a calendar's day button)
     if (clickOnly(el, role) && el.querySelector(CONTROL)) return this.children(el, depth);
+    // a focusable wrapper with no role around controls of its own (MUI X's sections of a date field): the
+    // controls are the lines
+    if (!role && el.hasAttribute('tabindex') && !hasClickHandler(el) && el.querySelector(ROLE_CONTROL_ALL))
+      return this.children(el, depth);
     if (role === 'gridcell' && isGridCell(el, role) && el.querySelector(`${CONTROL}, ${ROLE_CONTROL}`))
       return this.children(el, depth);
     if (isActionable(el, role) && !isSentinel(el, role) && !CONTAINERS.has(role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
+      // a grid row that takes focus itself (AG Grid's): one line, its ref first, each cell with its ref
+      const cells = role === 'row' && kids.rich && el !== this.expand ? inlineCells(kids.lines, depth + 1) : undefined;
+      if (cells) return { lines: [this.line(depth, `${refFor(el)} row: ${cells}`)], rich: true };
       return { lines: [this.line(depth, this.describe(el, role)), ...(kids.rich ? kids.lines : [])], rich: true };
     }
     if (role === 'group' && !nameOf(el, role, 80, false)) return this.children(el, depth);

@@ -136,6 +136,11 @@ const ACTION_ROLES = new Set([
   'treeitem',
 ]);
 
+/** A click handler in the markup or one a framework attached. */
+export function hasClickHandler(el: Element): boolean {
+  return el.hasAttribute('onclick') || hasFrameworkClick(el);
+}
+
 /** Handlers a framework attached (React props, Vue invokers): a div with onClick is a button to the user. */
 function hasFrameworkClick(el: Element): boolean {
   for (const key of Object.keys(el)) {

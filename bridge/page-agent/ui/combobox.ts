@@ -123,8 +123,17 @@ export function match(options: Element[], wanted: string): Element | undefined {
   );
 }
 
+const DIALOGS = 'dialog, [role=dialog], [role=alertdialog], [aria-modal=true]';
+
 /** Escape, then a moment for the list to go (its aria-expanded, or the list itself), so the next press opens it. */
 async function close(combo: Element): Promise<void> {
+  // a button that opened a list inside a dialog closes it with a second press, as a person would: Escape there
+  // often reaches the dialog too and closes it with the list (Headless UI)
+  if (isListboxButton(combo) && combo.closest(DIALOGS) && combo.getAttribute('aria-expanded') === 'true') {
+    clickSequence(combo);
+    for (let waited = 0; waited < 300 && combo.getAttribute('aria-expanded') === 'true'; waited += 16) await frame();
+    if (combo.getAttribute('aria-expanded') !== 'true') return;
+  }
   // Escape where the widget listens: the focused option or box, else the combobox itself (focus may be on body)
   const active = combo.ownerDocument.activeElement;
   const list = openList(combo, new Set());

@@ -19,6 +19,14 @@ const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTime
 /** The text of a date field without its buttons: a picker button's label, a segmented field's segments. */
 export function dateText(el: Element): string {
   if (isTextControl(el)) return el.value;
+  const text = dateTextOf(el);
+  // a placeholder ("Pick a date", "mm/dd/yyyy" segments) is no value
+  return parseDay(text) ? text : '';
+}
+
+/** A date field's own text, without its buttons, icons and aria-hidden parts. */
+function dateTextOf(el: Element): string {
+  if (isTextControl(el)) return el.value;
   let out = '';
   const walk = (node: Node) => {
     for (const child of node.childNodes) {
@@ -26,15 +34,15 @@ export function dateText(el: Element): string {
       else if (
         isA(child, Element) &&
         child.localName !== 'svg' &&
+        child.getAttribute('aria-hidden') !== 'true' &&
+        child.localName !== 'legend' &&
         !(child !== el && child.matches('button, [role=button]'))
       )
         walk(child);
     }
   };
   walk(el);
-  const text = normalize(out).replace(/\s*([/.\-])\s*/g, '$1');
-  // a placeholder ("Pick a date", "mm/dd/yyyy" segments) is no value
-  return parseDay(text) ? text : '';
+  return normalize(out).replace(/\s*([/.\-])\s*/g, '$1');
 }
 
 function setText(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
@@ -57,6 +65,69 @@ async function typeDay(el: HTMLInputElement, day: Day): Promise<boolean> {
 }
 
 type Part = 'year' | 'month' | 'day';
+type TimePart = 'hour' | 'minute' | 'meridiem';
+
+/** Which part of a time a segment holds, by its name (Hours, Minutes, Meridiem / AM-PM). */
+function timePart(seg: Element): TimePart | undefined {
+  const marks = ['data-type', 'data-segment', 'aria-label'].map((a) => seg.getAttribute(a) ?? '').join(' ');
+  if (/hour|stunde|heure|時/i.test(marks)) return 'hour';
+  if (/minute|minuten|分/i.test(marks)) return 'minute';
+  if (/meridiem|dayperiod|am\s*\/\s*pm|\bam\b|\bpm\b/i.test(marks)) return 'meridiem';
+  return undefined;
+}
+
+/** A field of time segments (hours, minutes): MUI X's TimePicker, React Aria's TimeField. */
+export function isTimeGroup(el: Element): boolean {
+  if (!isDateGroup(el)) return false;
+  const segments = [...el.querySelectorAll('[role=spinbutton]')];
+  return segments.some((s) => timePart(s) === 'hour') && !segments.some((s) => segmentPart(s) === 'year');
+}
+
+/** The time a field of segments shows ("02:30 PM"), its aria-hidden parts left out. */
+export function timeText(el: Element): string {
+  const text = dateTextOf(el);
+  return /\d/.test(text) ? text : '';
+}
+
+/** "14:30", "2:30 pm": the hour (0–23) and minute, or undefined. */
+function parseTime(value: string): { hour: number; minute: number } | undefined {
+  const m = /^\s*(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?\s*$/i.exec(value);
+  if (!m) return undefined;
+  let hour = Number(m[1]);
+  const minute = Number(m[2]);
+  const period = m[3]?.toLowerCase().charAt(0);
+  if (period === 'p' && hour < 12) hour += 12;
+  if (period === 'a' && hour === 12) hour = 0;
+  return hour < 24 && minute < 60 ? { hour, minute } : undefined;
+}
+
+/** Sets a time field's segments from the keyboard; returns what it shows. A DateFieldError when it cannot. */
+export async function setTime(group: Element, value: string, what: string): Promise<string> {
+  const time = parseTime(value);
+  if (!time) throw new DateFieldError(`${JSON.stringify(value)} is not a time; give it as HH:MM, e.g. "14:30"`);
+  const parts = new Map<TimePart, Element>();
+  for (const seg of group.querySelectorAll('[role=spinbutton]')) {
+    const part = timePart(seg);
+    if (part && !parts.has(part)) parts.set(part, seg);
+  }
+  const meridiem = parts.get('meridiem');
+  const twelve = Boolean(meridiem) || Number(parts.get('hour')?.getAttribute('aria-valuemax')) === 12;
+  const hour = twelve ? time.hour % 12 || 12 : time.hour;
+  const hourSeg = parts.get('hour');
+  const minuteSeg = parts.get('minute');
+  if (!hourSeg || !minuteSeg) throw new DateFieldError(`${what} has no hour and minute segments to set`);
+  await setSegment(hourSeg, hour, 'day');
+  await setSegment(minuteSeg, time.minute, 'day');
+  if (meridiem) {
+    (meridiem as HTMLElement).focus?.();
+    press(meridiem, parseChord(time.hour >= 12 ? 'P' : 'A'));
+    await frame();
+  }
+  const active = group.ownerDocument.activeElement;
+  if (isA(active, HTMLElement) && group.contains(active)) active.blur();
+  await frame();
+  return timeText(group);
+}
 
 /** Which part of a day a segment holds: by its name or marks, else by its range (12 months, 31 days, a year). */
 function segmentPart(seg: Element): Part | undefined {
@@ -124,7 +195,11 @@ export async function setDate(el: Element, value: string, what: string): Promise
     }
     if (isDateGroup(el)) {
       if ((await setSegments(el, day)) && sameDay(parseDay(dateText(el)), day)) return dateText(el);
-      const button = el.querySelector('button[aria-haspopup=dialog], [role=button][aria-haspopup=dialog]');
+      const button =
+        el.querySelector('button[aria-haspopup=dialog], [role=button][aria-haspopup=dialog]') ??
+        [...el.querySelectorAll('button, [role=button]')].find((b) =>
+          /calendar|date|choose/i.test(b.getAttribute('aria-label') ?? b.getAttribute('title') ?? ''),
+        );
       if (!button) throw new DateFieldError(`${what} has no calendar button to pick the day with`);
       await pickDay(button, day, what);
       return dateText(el);

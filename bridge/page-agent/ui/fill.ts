@@ -5,7 +5,7 @@ import { clickSequence } from '../act/events.js';
 import { label as describe } from '../dom/describe.js';
 import { nameOf, roleOf } from '../dom/aria.js';
 import { isRef } from '../dom/refs.js';
-import { stableSelectorFor } from '../dom/selector.js';
+import { selectorFor, stableSelectorFor } from '../dom/selector.js';
 import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { clean, kept, type Shown } from './readback.js';
@@ -54,6 +54,9 @@ function findField(key: string, fields: Element[]): Element | undefined {
     fields.find((el) => keys(el).some((k) => k.includes(wanted)))
   );
 }
+
+const REPLACED =
+  'the app replaced this field while the form was filled and nothing stands in its place; call self_ui to see it now';
 
 /** The field a key names now, after a re-render replaced the element (a ref to it is then refused: none). */
 function refound(key: string, scope: Element | Document): Element | undefined {
@@ -163,7 +166,22 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
     shows: '',
     reason: offered(plan),
   }));
-  for (const [key, el, value] of plan.found) {
+  const places = new Map(plan.found.map(([key, el]) => [key, { doc: el.ownerDocument, path: selectorFor(el) }]));
+  /** the element a key names now: a re-render may have put another in its place (never a detached one) */
+  const current = (key: string, el: Element): Element | undefined => {
+    if (el.isConnected) return el;
+    const again = isRef(key) ? undefined : refound(key, scope);
+    if (again) return again;
+    const place = places.get(key);
+    const there = place ? place.doc.querySelector(place.path) : null;
+    return there && there.localName === el.localName ? there : undefined;
+  };
+  for (const [key, found, value] of plan.found) {
+    const el = current(key, found);
+    if (!el) {
+      notFilled.push({ field: key, wanted: value, shows: '', reason: REPLACED });
+      continue;
+    }
     try {
       expected.push({ key, el, value, wanted: await setField(el, value, plan.fields) });
     } catch (error) {
@@ -185,8 +203,12 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   await frame();
   const filled: UiFillResult['filled'] = [];
   for (const { key, el, wanted, value } of expected) {
-    // a re-render may have replaced the element: read the field the key names now
-    const now = el.isConnected ? el : (refound(key, scope) ?? el);
+    // a re-render may have replaced the element: read the field the key names now, never the detached one
+    const now = current(key, el);
+    if (!now) {
+      notFilled.push({ field: key, wanted: value, shows: '', reason: REPLACED });
+      continue;
+    }
     const shows = heldValue(now);
     if (kept(wanted.want, shows, wanted.how)) {
       const selector = stableSelectorFor(now);

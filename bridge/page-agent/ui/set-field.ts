@@ -7,7 +7,7 @@ import { roleOf } from '../dom/aria.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOptions, isMultiChoice } from './choices.js';
 import { isComposite, OptionError } from './combobox.js';
-import { DateFieldError, setDate } from './date-field.js';
+import { DateFieldError, isTimeGroup, setDate, setTime } from './date-field.js';
 import { isAriaRadioGroup, isKeySpinbutton, isSlider } from './kinds.js';
 import {
   commitCell,
@@ -180,6 +180,9 @@ export async function setField(el: Element, value: Value, fields: Element[]): Pr
   if (isDisabled(el)) throw new NotTaken(`${what} is disabled`);
   if (isEditableCell(el)) return editCell(el, value, fields, what);
   try {
+    // a time field of segments (hours, minutes): before the dates, as it is a group of segments too
+    if (typeof value !== 'boolean' && !Array.isArray(value) && isTimeGroup(el))
+      return { want: await setTime(el, String(value), what), how: 'text' };
     if (typeof value !== 'boolean' && !Array.isArray(value) && takesDate(el))
       return { want: await setDate(el, String(value), what), how: 'date' };
     if (isSlider(el) || isKeySpinbutton(el)) {
