@@ -98,7 +98,13 @@ function heldOutRecord(): string[] {
   try {
     const text = readFileSync('docs/PERFORMANCE.md', 'utf8');
     const at = text.indexOf('\n## Held-out set');
-    return at < 0 ? [] : text.slice(at + 1).trimEnd().split('\n').concat('');
+    return at < 0
+      ? []
+      : text
+          .slice(at + 1)
+          .trimEnd()
+          .split('\n')
+          .concat('');
   } catch {
     return [];
   }

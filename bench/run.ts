@@ -3,6 +3,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
 import { coldStart } from './cold-start.js';
 import { fixtureFormsBench } from './fixture-forms.js';
+import { heldOutFormsBench } from './heldout-forms.js';
 import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
 import { muiFormBench } from './mui-form.js';
@@ -74,6 +75,7 @@ await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, 
 await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
 await section('mui-form', () => muiFormBench(notes));
 await section('forms', () => fixtureFormsBench(notes));
+await section('heldout', () => heldOutFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));
