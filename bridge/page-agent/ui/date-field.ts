@@ -34,8 +34,9 @@ function dateTextOf(el: Element): string {
       else if (
         isA(child, Element) &&
         child.localName !== 'svg' &&
-        child.getAttribute('aria-hidden') !== 'true' &&
-        child.localName !== 'legend' &&
+        // MUI's outlined notch repeats the label inside the field (an aria-hidden fieldset); React Aria's "/"
+        // between segments is aria-hidden too, and is part of the day
+        child.localName !== 'fieldset' &&
         !(child !== el && child.matches('button, [role=button]'))
       )
         walk(child);
