@@ -39,6 +39,14 @@ const domain = (folder, below, extra = []) => [
     why: "a capability's routes are its HTTP edge: the HTTP helpers, never mcp/",
   },
 ];
+/** A layer of the page agent: its own folder, the layers under it (or beside it) it names, and the wire contract. */
+const pageLayer = (folder, below, why, extra = []) => [
+  {
+    files: [`bridge/page-agent/${folder}**/*.ts`],
+    allow: [`bridge/page-agent/${folder}`, ...below.map((b) => `bridge/page-agent/${b}`), protocol, ...extra],
+    why,
+  },
+];
 const importRules = [
   {
     // first, so that a new folder is refused until it has a row of its own
@@ -51,10 +59,49 @@ const importRules = [
     allow: [protocol, 'zod'],
     why: 'the wire contract runs in Node, in the page and in the window alike: zod and nothing else',
   },
+  // the page agent runs in the page's tab: the DOM and the wire contract, no Node, no bridge internals; inside it,
+  // layers (dom < act < ui < commands) with watch/, human/ and link/ beside, so a gesture never imports a handler
+  ...pageLayer('dom/', [], 'dom/ reads the page (roles, names, refs, targets, visibility) and imports no other layer'),
+  ...pageLayer(
+    'act/',
+    ['dom/'],
+    "act/ is a person's gestures (pointer, keys, values): it reads the page, it knows no widget",
+  ),
+  ...pageLayer(
+    'ui/',
+    ['act/', 'dom/'],
+    'ui/ knows widgets by their pattern and drives them with gestures, never through a command handler',
+  ),
+  ...pageLayer(
+    'watch/',
+    ['dom/'],
+    'watch/ records what the page does (console, errors, requests, navigation) and acts on nothing',
+  ),
+  ...pageLayer(
+    'human/',
+    ['watch/', 'dom/'],
+    "human/ is the person's side (overlay, picker, source lines): it reads the page and the source maps watch/ keeps",
+  ),
+  ...pageLayer(
+    'link/',
+    ['dom/'],
+    'link/ is the connection to the bridge (streams, result socket, frames) and knows no command',
+  ),
+  ...pageLayer(
+    'commands/',
+    ['ui/', 'act/', 'dom/', 'watch/', 'human/', 'link/'],
+    'commands/ is the top layer: one handler per page command, over every layer below',
+    ['modern-screenshot'],
+  ),
   {
-    files: ['bridge/page-agent/**/*.ts'],
-    allow: ['bridge/page-agent/', protocol, 'modern-screenshot'],
-    why: "the page agent runs in the page's tab: the DOM and the wire contract, no Node, no bridge internals",
+    files: ['bridge/page-agent/index.ts'],
+    allow: ['bridge/page-agent/', protocol],
+    why: "the page agent's entry wires the layers together",
+  },
+  {
+    files: ['bridge/page-agent/zod-lite.ts'],
+    allow: ['bridge/page-agent/zod-names.ts'],
+    why: "zod-lite.ts is the page bundle's zod: the builders zod-names.ts picks",
   },
   {
     files: ['bridge/page-agent/zod-names.ts'],
@@ -275,7 +322,7 @@ export default tseslint.config(
   },
   {
     // the page agent's entry wires callbacks that run at once (watchDeparture) to the connection: nothing may
-    // reach a binding before it exists (frames.ts and human/picker.ts still have forward references to clear)
+    // reach a binding before it exists (link/frames.ts and human/picker.ts still have forward references to clear)
     files: ['bridge/page-agent/index.ts'],
     rules: {
       '@typescript-eslint/no-use-before-define': [

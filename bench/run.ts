@@ -4,6 +4,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { clientsBench } from './clients.js';
 import { coldStart } from './cold-start.js';
 import { fixtureFormsBench } from './fixture-forms.js';
+import { heldOutFormsBench } from './heldout-forms.js';
 import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
 import { markdownBench } from './markdown.js';
@@ -77,6 +78,7 @@ await section('tokens', () => withBrowser((browser) => tokensBench(browser, note
 await section('markdown', () => withBrowser((browser) => markdownBench(browser)));
 await section('mui-form', () => muiFormBench(notes));
 await section('forms', () => fixtureFormsBench(notes));
+await section('heldout', () => heldOutFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));

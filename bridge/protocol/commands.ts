@@ -317,6 +317,7 @@ export const PAGE_COMMANDS = {
         )
         .describe('{"<label | placeholder | name | css=selector>": value}'),
       button: z.string().max(1024).optional().describe('label or target to press after'),
+      pressAnyway: z.boolean().optional().describe('press button even if some fields were not filled'),
     }),
     result: 'what each field holds now (`UiFillResult`, bridge/protocol/snapshot.ts)',
   },

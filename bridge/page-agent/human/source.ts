@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
 import type { SourceLocation } from '../../protocol/snapshot.js';
-import { mapToSource } from './sourcemap.js';
+import { mapToSource } from '../watch/sourcemap.js';
 
 /**
  * Where an element was written: the data-source attribute the Vite plugin adds (exact), React's _debugSource

@@ -1,7 +1,7 @@
 import type { Raised } from '../../protocol/snapshot.js';
-import { departure } from '../departure.js';
+import { departure } from './departure.js';
 import { settled } from '../dom/settle.js';
-import { mapToSource } from '../human/sourcemap.js';
+import { mapToSource } from './sourcemap.js';
 import { local, mapStack } from './stacks.js';
 
 /**

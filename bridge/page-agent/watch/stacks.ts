@@ -1,4 +1,4 @@
-import { mapToSource } from '../human/sourcemap.js';
+import { mapToSource } from './sourcemap.js';
 
 /**
  * Stacks as the developer reads them: the page agent's own frames removed (its console wrapper is not where

@@ -1,4 +1,4 @@
-import { isA } from './dom/realm.js';
+import { isA } from '../dom/realm.js';
 
 /** Where the bridge is and which page this is: read once when the script loads. */
 export interface BridgeEndpoint {

@@ -1,5 +1,5 @@
-import { MAIN_FRAME, type Json } from '../protocol/common.js';
-import { ClaimAnswer, CommandEvent, PageHelloEvent, type PageEventType } from '../protocol/page.js';
+import { MAIN_FRAME, type Json } from '../../protocol/common.js';
+import { ClaimAnswer, CommandEvent, PageHelloEvent, type PageEventType } from '../../protocol/page.js';
 import type { BridgeEndpoint } from './env.js';
 import { randomId } from './env.js';
 import { loadIdentity, saveIdentity } from './identity.js';

@@ -1,14 +1,23 @@
-import { isA } from './dom/realm.js';
-import { RESULT_CHAR_LIMIT } from '../protocol/commands.js';
-import type { SnapshotFrame, SnapshotResult } from '../protocol/snapshot.js';
-import { viewport } from './commands/layout.js';
+import { isA } from '../dom/realm.js';
+import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
+import type { SnapshotFrame, SnapshotResult } from '../../protocol/snapshot.js';
+import { viewport } from './layout.js';
 import { collapseRuns } from './snapshot-runs.js';
-import { clickOnly, contentText, controlValue, isActionable, nameOf, roleOf } from './dom/aria.js';
-import { refFor } from './dom/refs.js';
-import { resolveTarget } from './dom/targets.js';
-import { clip, isDisabled, normalize } from './dom/visible.js';
-import { frameIdOf } from './frames.js';
-import { settled } from './dom/settle.js';
+import {
+  clickOnly,
+  contentText,
+  hasClickHandler,
+  controlValue,
+  isActionable,
+  isGridCell,
+  nameOf,
+  roleOf,
+} from '../dom/aria.js';
+import { refFor } from '../dom/refs.js';
+import { resolveTarget } from '../dom/targets.js';
+import { clip, isDisabled, normalize } from '../dom/visible.js';
+import { frameIdOf } from '../link/frames.js';
+import { settled } from '../dom/settle.js';
 
 /**
  * The outline behind page_snapshot: one line per node a person would notice, indented by depth. Generic
@@ -75,6 +84,10 @@ const CONTAINERS = new Set(['radiogroup', 'group', 'tablist', 'toolbar', 'menu',
 /** What a person operates: a wrapper holding one of these is not a control of its own. */
 const CONTROL =
   'input:not([type=hidden]), select, textarea, button, a[href], [contenteditable=""], [contenteditable=true], [tabindex]:not([tabindex="-1"]), [role=combobox], [role=slider], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=spinbutton]';
+/** Controls by role alone (React Aria's day cell is a div with role=button inside the gridcell). */
+const ROLE_CONTROL = '[role=button], [role=link], [role=checkbox], [role=radio], [role=option], [role=menuitem]';
+/** Every control a wrapper may hold, native or by role. */
+const ROLE_CONTROL_ALL = `${CONTROL}, ${ROLE_CONTROL}, [role=spinbutton], [role=textbox], [role=switch], [role=slider]`;
 /** roles shown as one line with their text when nothing inside them is actionable */
 const LEAFY = new Set([
   'heading',
@@ -125,6 +138,8 @@ class Walker {
     private readonly budget: number,
     /** false when the agent asked for one part of the page: then it sees every row */
     private readonly collapse: boolean,
+    /** the part the agent asked for: shown line by line, never folded into one line (a row's cells each on theirs) */
+    private readonly expand?: Element,
   ) {}
 
   private line(depth: number, text: string): string {
@@ -158,7 +173,9 @@ class Walker {
   node(node: Node, depth: number): Out {
     if (node.nodeType === Node.TEXT_NODE) {
       const text = normalize(node.textContent);
-      return text ? { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false } : EMPTY;
+      // a separator between segments ("/", ":", "-") says nothing a person acts on
+      if (!text || /^[/:.\-–|,]$/.test(text)) return EMPTY;
+      return { lines: [this.line(depth, JSON.stringify(clip(text, 160)))], rich: false };
     }
     if (!isA(node, Element) || SKIP.has(node.localName)) return EMPTY;
     return this.element(node, depth);
@@ -179,19 +196,40 @@ class Walker {
       return { lines: kids.lines.filter((line) => !line.trimStart().startsWith('"')), rich: kids.rich };
     }
     const role = roleOf(el);
+    // a dialog's title: the dialog's own line names it already
+    if (role === 'heading' && titlesItsDialog(el)) return EMPTY;
     // a label whose text names a control: the control's line carries it
     if ((!role || role === 'label') && this.isLabel(el) && !el.querySelector(CONTROL)) return EMPTY;
-    // a wrapper with a click handler around a control (it focuses the control): the control is the line
+    // a wrapper with a click handler around a control (it focuses the control): the control is the line; so is a
+    // grid cell that holds one (a calendar's day button)
     if (clickOnly(el, role) && el.querySelector(CONTROL)) return this.children(el, depth);
+    // a focusable wrapper with no role around controls of its own (MUI X's sections of a date field): the
+    // controls are the lines
+    if (!role && el.hasAttribute('tabindex') && !hasClickHandler(el) && el.querySelector(ROLE_CONTROL_ALL))
+      return this.children(el, depth);
+    if (role === 'gridcell' && isGridCell(el, role) && el.querySelector(`${CONTROL}, ${ROLE_CONTROL}`))
+      return this.children(el, depth);
     if (isActionable(el, role) && !isSentinel(el, role) && !CONTAINERS.has(role)) {
       const kids = el.localName === 'select' ? EMPTY : this.children(el, depth + 1);
+      // a grid row that takes focus itself (AG Grid's): one line, its ref first, each cell with its ref
+      const cells = role === 'row' && kids.rich && el !== this.expand ? inlineCells(kids.lines, depth + 1) : undefined;
+      if (cells) return { lines: [this.line(depth, `${refFor(el)} row: ${cells}`)], rich: true };
       return { lines: [this.line(depth, this.describe(el, role)), ...(kids.rich ? kids.lines : [])], rich: true };
     }
     if (role === 'group' && !nameOf(el, role, 80, false)) return this.children(el, depth);
     if (STRUCTURAL.has(role) || CONTAINERS.has(role)) {
       const kids = this.children(el, depth + 1);
       const head = role === 'heading' ? `heading[${headingLevel(el)}]` : role;
-      if (!kids.rich && LEAFY.has(role)) {
+      const expanded = el === this.expand;
+      // a row of a grid whose cells are one line each: one line, each cell with its ref
+      if (role === 'row' && kids.rich && !expanded) {
+        const cells = inlineCells(kids.lines, depth + 1);
+        if (cells) {
+          const ref = el.closest('[role=grid], [role=treegrid]') ? `${refFor(el)} ` : '';
+          return { lines: [this.line(depth, `${ref}row: ${cells}`)], rich: true };
+        }
+      }
+      if (!kids.rich && LEAFY.has(role) && !expanded) {
         const text = role === 'row' ? rowText(el) : nameOf(el, role, 160) || contentText(el, 160);
         if (!text && role !== 'separator' && role !== 'img') return EMPTY;
         // a paragraph of plain text is just text: no role word, and its container may merge it
@@ -254,11 +292,29 @@ class Walker {
   }
 }
 
+/** A heading whose text is the name of the dialog it sits in (MUI's DialogTitle, a modal's h2). */
+function titlesItsDialog(heading: Element): boolean {
+  const dialog = heading.parentElement?.closest('dialog, [role=dialog], [role=alertdialog]');
+  if (!dialog) return false;
+  const title = nameOf(dialog, roleOf(dialog), 80, false);
+  return Boolean(title) && title === contentText(heading, 80);
+}
+
 function headingLevel(el: Element): number {
   const aria = Number(el.getAttribute('aria-level'));
   if (aria) return aria;
   const match = /^h([1-6])$/.exec(el.localName);
   return match ? Number(match[1]) : 2;
+}
+
+/**
+ * The lines of a row's cells as one line (`e41 "Write docs" | e42 "Ada"`), when each cell is one line at `depth`
+ * (nothing nested under it); undefined otherwise. The role of a plain cell goes: the row says what they are.
+ */
+function inlineCells(lines: string[], depth: number): string | undefined {
+  const indent = '  '.repeat(depth);
+  if (!lines.length || lines.some((l) => !l.startsWith(indent) || l.startsWith(`${indent} `))) return undefined;
+  return lines.map((l) => l.slice(indent.length).replace(/^((?:f[\d.]+:)?e\d+ )(?:gridcell|cell) /, '$1')).join(' | ');
 }
 
 function rowText(row: Element): string {
@@ -339,7 +395,7 @@ function openModal(): Element | undefined {
 function behindLine(modal: Element): string {
   const heading = [...document.querySelectorAll('h1, [role=heading][aria-level="1"]')].find((h) => !modal.contains(h));
   const what = (heading && contentText(heading, 60)) || clip(document.title, 60);
-  return `(behind it: the page${what ? ` ${JSON.stringify(what)}` : ''}, inert)`;
+  return `(behind it: ${what ? JSON.stringify(what) : 'the page'}, inert)`;
 }
 
 const REF_LINE = /^\s*[a-z][\w.:-]*\d\s/;
@@ -350,7 +406,7 @@ export async function takeSnapshot(
 ): Promise<SnapshotResult> {
   await settled(options.settleMs ?? 0);
   const root = options.target === undefined ? undefined : resolveTarget(options.target);
-  const walker = new Walker(options.depth ?? 60, RESULT_CHAR_LIMIT - 20_000, root === undefined);
+  const walker = new Walker(options.depth ?? 60, RESULT_CHAR_LIMIT - 20_000, root === undefined, root);
   const modal = root ? undefined : openModal();
   let lines: string[];
   if (root) lines = walker.node(root, 0).lines;

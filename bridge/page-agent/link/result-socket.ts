@@ -1,4 +1,4 @@
-import { MAIN_FRAME, type Json } from '../protocol/common.js';
+import { MAIN_FRAME, type Json } from '../../protocol/common.js';
 
 /**
  * What went over the socket this recently (at most REPEAT_MAX messages) is posted again when the document unloads

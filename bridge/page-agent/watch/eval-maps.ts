@@ -1,4 +1,4 @@
-import { agentFetch } from '../watch/network.js';
+import { agentFetch } from './network.js';
 
 /**
  * webpack's eval-source-map (Next.js's webpack dev, a plain webpack or Rspack dev server): each module runs from an

@@ -1,4 +1,4 @@
-import { agentFetch } from '../watch/network.js';
+import { agentFetch } from './network.js';
 import { evalModuleMap, isEvalModule } from './eval-maps.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Json } from '../protocol/common.js';
-import { RESULT_CHAR_LIMIT, TRUNCATED_MARK } from '../protocol/commands.js';
+import type { Json } from '../../protocol/common.js';
+import { RESULT_CHAR_LIMIT, TRUNCATED_MARK } from '../../protocol/commands.js';
 
 /**
  * Keeps a result under RESULT_CHAR_LIMIT JSON characters by cutting its largest string or array, marking each

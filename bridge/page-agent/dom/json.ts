@@ -1,5 +1,5 @@
-import { isA } from './dom/realm.js';
-import type { Json } from '../protocol/common.js';
+import { isA } from './realm.js';
+import type { Json } from '../../protocol/common.js';
 
 /**
  * Any value from the page as JSON an agent can read: DOM nodes described, errors with stack, functions by

@@ -1,5 +1,19 @@
-import type { Json } from '../protocol/common.js';
-import { navigationApi } from './commands/navigation.js';
+import type { Json } from '../../protocol/common.js';
+
+/** The Navigation API, where the browser has it: typed here, as lib.dom does not yet. */
+export interface NavigateEventLike extends Event {
+  destination: { sameDocument: boolean; url: string };
+  downloadRequest: string | null;
+}
+export interface NavigationLike {
+  transition: unknown;
+  addEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
+  removeEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
+}
+
+export function navigationApi(): NavigationLike | undefined {
+  return (window as unknown as { navigation?: NavigationLike }).navigation;
+}
 
 /**
  * A cross-document navigation that has started (Navigation API): this document is about to be replaced. Commands
