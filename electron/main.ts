@@ -27,19 +27,19 @@ import { COMPOSE_ARG, parseLaunchArgs } from './launch-args.js';
 import { enabledFeatures, isWaylandSession } from './linux-desktop.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
-import { startNodeCheck } from './node-check.js';
+import { startNodeCheck, type NodeCheck } from './node-check.js';
 import { setupNotifications } from './notifications.js';
 import { setupSessionEnd } from './session-end.js';
-import { trackOpenAsks } from './open-asks.js';
+import { trackOpenAsks, type OpenAsks } from './open-asks.js';
 import { registerWithClients, shimScript } from './register.js';
 import { remoteFeed, type RemoteFeed } from './remote-feed.js';
 import { runCommand } from './run-command.js';
-import { openSettings } from './settings.js';
-import { chooseShortcut, setupShortcut } from './shortcut.js';
+import { openSettings, type SettingsStore } from './settings.js';
+import { chooseShortcut, setupShortcut, type ShortcutState } from './shortcut.js';
 import { setupSingleInstance } from './single-instance.js';
 import { setupTray, type TrayControl } from './tray.js';
 import { trayIcons } from './tray-icons.js';
-import { trayNotice, trayPresence } from './tray-presence.js';
+import { trayNotice, trayPresence, type TrayPresence } from './tray-presence.js';
 import { setupWindow, type WindowControl } from './window.js';
 
 const log = createLogger('aiti:desktop');
@@ -86,32 +86,65 @@ async function offerAttach(url: string, version: string): Promise<boolean> {
   return response === 0;
 }
 
+/** What every setup step may read: the bridge this app shows, and where things are. */
+interface Started {
+  host: BridgeHost;
+  /** the desktop's own settings (desktop.json in the data dir) */
+  settings: SettingsStore;
+  mcpUrl: string;
+  platform: NodeJS.Platform;
+}
+
+/** The app once Electron is ready: each step hands the Electron API slices it uses to one module. */
 async function onReady(): Promise<void> {
+  const started = await setupBridge();
+  const tray: { control?: TrayControl } = {};
+  const node = setupNodeCheck(started, () => tray.control?.refresh());
+  // without a tray (GNOME without AppIndicator), a hidden window could not be brought back: closing it quits
+  const presence = await trayPresence({ platform: started.platform, env: process.env, run: runCommand });
+  setupPermissions();
+  const window = setupMainWindow(started, presence);
+  setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
+  const shortcut = setupGlobalShortcut(started, window);
+  setupWindowIpc(started, window, { node, presence, shortcut });
+  const asks = setupAskFeed(started, window);
+  tray.control = setupTrayIcon(started, window, { asks, node, shortcut });
+  if (shortcut.problem) tell(shortcut.problem);
+  log.info(
+    `window on ${started.host.url}/aiti/ui/ (${started.host.kind === 'own' ? 'bridge in this app' : 'attached'})`,
+  );
+}
+
+/** Our own bridge on the configured port, or the one already there when the human chose to attach to it. */
+async function setupBridge(): Promise<Started> {
   const config = resolveConfig(launch.bridge, process.env);
-  const bridgeHost = (host = await startBridgeHost({ config, offerAttach }));
+  host = await startBridgeHost({ config, offerAttach });
   const settings = openSettings(join(config.dataDir, 'aiti-bridge'));
   if (settings.problem) log.warn(settings.problem);
-  const origin = new URL(bridgeHost.url).origin;
-  const mcpUrl = `${bridgeHost.url}/mcp/mcp`;
-  const platform = process.platform;
+  return { host, settings, mcpUrl: `${host.url}/mcp/mcp`, platform: process.platform };
+}
 
-  // the tray comes last; a Node search that finishes before it has nothing to refresh yet
-  const tray: { control?: TrayControl } = {};
-  const node = startNodeCheck({
-    platform,
+/** The search for a Node the registered shim can run on; a search that ends refreshes the tray. */
+function setupNodeCheck(started: Started, onChange: () => void): NodeCheck {
+  return startNodeCheck({
+    platform: started.platform,
     env: process.env,
     home: homedir(),
     run: runCommand,
-    mcpUrl,
-    onChange: () => tray.control?.refresh(),
+    mcpUrl: started.mcpUrl,
+    onChange,
   });
-  // without a tray (GNOME without AppIndicator), a hidden window could not be brought back: closing it quits
-  const presence = await trayPresence({ platform, env: process.env, run: runCommand });
+}
 
-  // the renderer asks for nothing: refuse every permission but writing to the clipboard and notifications
+/** The renderer asks for nothing: every permission is refused but writing to the clipboard and notifications. */
+function setupPermissions(): void {
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
     callback(permission === 'clipboard-sanitized-write' || permission === 'notifications'),
   );
+}
+
+function setupMainWindow(started: Started, presence: TrayPresence): WindowControl {
+  const { host: bridgeHost, platform } = started;
   const loginLaunch = launch.hidden || (platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
   const window = (control = setupWindow({
     createWindow: (options) => new BrowserWindow(options),
@@ -126,19 +159,28 @@ async function onReady(): Promise<void> {
     onLoadError: (error) => log.error(`the window could not load ${bridgeHost.url}/aiti/ui/: ${error.message}`),
   }));
   if (launch.compose) window.compose('all');
+  return window;
+}
 
-  setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
-
-  const shortcut = setupShortcut({
+function setupGlobalShortcut(started: Started, window: WindowControl): ShortcutState {
+  return setupShortcut({
     globalShortcut,
-    choice: chooseShortcut(process.env, settings.get().shortcut, settings.file),
-    settingsFile: settings.file,
-    ...(isWaylandSession(platform, process.env)
+    choice: chooseShortcut(process.env, started.settings.get().shortcut, started.settings.file),
+    settingsFile: started.settings.file,
+    ...(isWaylandSession(started.platform, process.env)
       ? { wayland: { composeCommand: quoted([...appCommand, COMPOSE_ARG]) } }
       : {}),
     onPress: () => window.compose('all'),
   });
+}
 
+/** The window's two questions to main: its token, and what this desktop offers and lacks. */
+function setupWindowIpc(
+  started: Started,
+  window: WindowControl,
+  parts: { node: NodeCheck; presence: TrayPresence; shortcut: ShortcutState },
+): void {
+  const { node, presence, shortcut } = parts;
   const notices = async (): Promise<HostNotice[]> => {
     await node.latest();
     const lines: HostNotice[] = [];
@@ -152,39 +194,53 @@ async function onReady(): Promise<void> {
   setupIpc({
     ipcMain,
     windowId: () => window.window.webContents.id,
-    origin,
-    token: () => tokenForWindow(bridgeHost),
+    origin: new URL(started.host.url).origin,
+    token: () => tokenForWindow(started.host),
     hostInfo: async () => ({
-      platform,
+      platform: started.platform,
       shortcut: shortcut.accelerator,
       ...(shortcut.problem ? { shortcutProblem: shortcut.problem } : {}),
       notices: await notices(),
     }),
   });
+}
 
-  // the human feed: in-process, or the attached bridge's stream when its token is known
+/**
+ * The human feed — in-process, or the attached bridge's stream when its token is known — and the notifications
+ * of new asks it carries. Undefined when attached without the other bridge's token.
+ */
+function setupAskFeed(started: Started, window: WindowControl): OpenAsks | undefined {
+  const bridgeHost = started.host;
   const feed =
     bridgeHost.kind === 'own'
       ? bridgeHost.bridge.context.hub
       : bridgeHost.token
         ? (remote = remoteFeed(bridgeHost.url, bridgeHost.token, { onImpostor: tell }))
         : undefined;
-  const asks = feed && trackOpenAsks(feed);
-  if (feed && asks) {
-    setupNotifications({
-      createNotification: (options) => new Notification(options),
-      isSupported: () => Notification.isSupported(),
-      feed,
-      asks,
-      windowShown: () => window.isShown(),
-      paused: () => settings.get().notificationsPaused,
-      openAsk: (askId) => window.openAsk(askId),
-      showWindow: () => window.show(),
-      icon: join(buildDir, 'icon.png'),
-    });
-  }
+  if (!feed) return undefined;
+  const asks = trackOpenAsks(feed);
+  setupNotifications({
+    createNotification: (options) => new Notification(options),
+    isSupported: () => Notification.isSupported(),
+    feed,
+    asks,
+    windowShown: () => window.isShown(),
+    paused: () => started.settings.get().notificationsPaused,
+    openAsk: (askId) => window.openAsk(askId),
+    showWindow: () => window.show(),
+    icon: join(buildDir, 'icon.png'),
+  });
+  return asks;
+}
 
-  tray.control = setupTray({
+function setupTrayIcon(
+  started: Started,
+  window: WindowControl,
+  parts: { asks: OpenAsks | undefined; node: NodeCheck; shortcut: ShortcutState },
+): TrayControl {
+  const { host: bridgeHost, platform, mcpUrl, settings } = started;
+  const { asks, node, shortcut } = parts;
+  return setupTray({
     createTray: (image) => new Tray(image),
     buildMenu: (template) => Menu.buildFromTemplate(template),
     icons: trayIcons(join(buildDir, 'tray'), platform),
@@ -222,8 +278,6 @@ async function onReady(): Promise<void> {
     problems: () => [shortcut.problem, node.problem()].filter((p): p is string => Boolean(p)),
     quit: () => app.quit(),
   });
-  if (shortcut.problem) tell(shortcut.problem);
-  log.info(`window on ${bridgeHost.url}/aiti/ui/ (${bridgeHost.kind === 'own' ? 'bridge in this app' : 'attached'})`);
 }
 
 /**
