@@ -21,6 +21,8 @@ import { StartupError } from '../bridge/bridge.js';
 import { ConfigError, resolveConfig } from '../bridge/config.js';
 import { createLogger } from '../bridge/log.js';
 import { registerShim } from '../bridge/register/register.js';
+import { APP_ID } from './app-id.js';
+import { installAppImageDesktopEntry } from './appimage-desktop.js';
 import { startBridgeHost, tokenForWindow, type BridgeHost } from './bridge-host.js';
 import type { HostNotice } from './channels.js';
 import { COMPOSE_ARG, parseLaunchArgs } from './launch-args.js';
@@ -309,7 +311,14 @@ function main(): void {
   const features = enabledFeatures(process.platform, process.env, app.commandLine.getSwitchValue('enable-features'));
   if (features) app.commandLine.appendSwitch('enable-features', features);
   // Windows shows notifications only for an app with an AppUserModelID (electron-builder.yml appId)
-  if (process.platform === 'win32') app.setAppUserModelId('dev.aiti.bridge');
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  // before any portal is asked: an AppImage installs no .desktop file naming the app id (app-id.ts)
+  const entry = installAppImageDesktopEntry({
+    appImage: process.platform === 'linux' ? process.env.APPIMAGE : undefined,
+    dataHome: process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'),
+    icon: join(buildDir, 'icon.png'),
+  });
+  if (entry) log.info(entry);
   app.on('before-quit', () => {
     quitting = true;
   });

@@ -22,6 +22,7 @@ interface BuilderConfig {
   afterSign?: unknown;
   linux?: { target?: string[]; icon?: string; executableName?: string };
   deb?: { packageName?: string; appArmorProfile?: string };
+  rpm?: { packageName?: string };
   mac?: {
     target?: Array<{ target: string; arch: string[] }>;
     icon?: string;
@@ -83,10 +84,14 @@ describe('packaging', () => {
     await expect(loadBuilderConfig()).resolves.toBeDefined();
   });
 
-  it('names the installers: AppImage and deb on Linux, dmg on macOS (both arches), nsis on Windows', async () => {
+  it('names the installers: AppImage, deb and rpm on Linux, dmg and zip on macOS (both arches), nsis on Windows', async () => {
     const config = await loadBuilderConfig();
-    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
-    expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }]);
+    expect(config.linux?.target).toEqual(['AppImage', 'deb', 'rpm']);
+    // the zip is what electron-updater installs an update from on macOS
+    expect(config.mac?.target).toEqual([
+      { target: 'dmg', arch: ['arm64', 'x64'] },
+      { target: 'zip', arch: ['arm64', 'x64'] },
+    ]);
     expect(config.win?.target).toBe('nsis');
     expect(config.directories?.buildResources).toBe('build');
     // release assets and shell commands take the names as they are
@@ -97,6 +102,7 @@ describe('packaging', () => {
     const config = await loadBuilderConfig();
     expect(config.linux?.executableName).toBe('aiti-bridge-desktop');
     expect(config.deb?.packageName).toBe('aiti-bridge-desktop');
+    expect(config.rpm?.packageName).toBe('aiti-bridge-desktop');
     // electron-builder's own after-install script, which links /usr/bin/<executable>
     const afterInstall = fillTemplate(require.resolve('app-builder-lib/templates/linux/after-install.tpl'), {
       executable: 'aiti-bridge-desktop',
