@@ -1,5 +1,6 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { Channel, type ComposeRequest, type OpenAskRequest } from './channels.js';
+import type { DelayableEvent } from './session-end.js';
 
 /** The parts of a BrowserWindow's webContents the shell uses. */
 export interface ShellWebContents {
@@ -11,7 +12,7 @@ export interface ShellWebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
 }
 
-/** The parts of a BrowserWindow the shell uses. */
+/** The parts of a BrowserWindow the shell uses (Windows' session events: session-end.ts). */
 export interface ShellWindow {
   readonly webContents: ShellWebContents;
   loadURL(url: string): Promise<void>;
@@ -23,8 +24,7 @@ export interface ShellWindow {
   isMinimized(): boolean;
   isFocused(): boolean;
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
-  /** Windows: the session ends (logoff, shutdown); see session-end.ts */
-  on(event: 'session-end', listener: () => void): unknown;
+  on(event: 'query-session-end' | 'session-end', listener: (event: DelayableEvent) => void): unknown;
 }
 
 export interface WindowDeps {

@@ -32,6 +32,8 @@ interface Report {
   exitCode?: number;
   secondLaunches?: number;
   shutdownDelayed?: boolean;
+  sessionEndHeld?: boolean;
+  terminated?: boolean;
 }
 
 /** Runs the built main process (dist/electron/main.js) under Node with a fake electron module. */
@@ -122,7 +124,7 @@ describe('the desktop main process, wired together', () => {
   });
 
   for (const [how, signal] of [
-    ['Windows logs off (the window gets session-end)', 'SIGWINCH'],
+    ['Windows logs off (the window gets query-session-end, as Electron 44+ sends it)', 'SIGWINCH'],
     ['Linux or macOS shuts down (powerMonitor shutdown)', 'SIGPWR'],
   ] as const) {
     it(`when ${how}, answers the open ask, closes the bridge and exits`, async () => {
@@ -142,6 +144,7 @@ describe('the desktop main process, wired together', () => {
       expect(await app.exited).toBe(0);
       expect(app.report()?.quit).toBe(true);
       if (signal === 'SIGPWR') expect(app.report()?.shutdownDelayed).toBe(true);
+      else expect([app.report()?.sessionEndHeld, app.report()?.terminated]).toEqual([true, undefined]);
       await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
     });
   }

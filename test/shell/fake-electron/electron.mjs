@@ -25,6 +25,8 @@ const save = () => {
 };
 
 const appEvents = new EventEmitter();
+/** Electron's Browser::is_quitting(): set once a quit got past before-quit */
+let quitting = false;
 const cancellable = () => ({
   defaultPrevented: false,
   preventDefault() {
@@ -56,6 +58,7 @@ export const app = {
     const before = cancellable();
     appEvents.emit('before-quit', before);
     if (before.defaultPrevented) return;
+    quitting = true;
     const will = cancellable();
     appEvents.emit('will-quit', will);
     if (will.defaultPrevented) return;
@@ -250,9 +253,22 @@ process.on('SIGTTIN', () => {
   save();
 });
 
-// Windows ends the session (SIGWINCH: the window's session-end); Linux or macOS shuts down (SIGPWR: powerMonitor's
-// shutdown, whose preventDefault asks the system to wait)
-process.on('SIGWINCH', () => created.window?.emit('session-end'));
+// Windows logs off (SIGWINCH) as Electron 44+ has it: the window's query-session-end, which the app may hold up
+// (preventDefault); if it does not, session-end, after whose handlers a process that is not quitting is
+// terminated. Linux or macOS shuts down (SIGPWR: powerMonitor's shutdown, whose preventDefault asks the system
+// to wait).
+process.on('SIGWINCH', () => {
+  const query = cancellable();
+  created.window?.emit('query-session-end', query);
+  report.sessionEndHeld = query.defaultPrevented;
+  save();
+  if (query.defaultPrevented) return;
+  created.window?.emit('session-end', cancellable());
+  if (quitting) return;
+  report.terminated = true;
+  save();
+  process.kill(process.pid, 'SIGKILL');
+});
 process.on('SIGPWR', () => {
   const event = cancellable();
   powerMonitor.emit('shutdown', event);
