@@ -30,7 +30,7 @@ import { enabledFeatures, isWaylandSession } from './linux-desktop.js';
 import { loginItem } from './login-item.js';
 import { setupIpc } from './ipc.js';
 import { startNodeCheck, type NodeCheck } from './node-check.js';
-import { setupNotifications } from './notifications.js';
+import { setupNotifications, type NotificationControl } from './notifications.js';
 import { setupSessionEnd } from './session-end.js';
 import { trackOpenAsks, type OpenAsks } from './open-asks.js';
 import { registerWithClients, shimScript } from './register.js';
@@ -108,9 +108,14 @@ async function onReady(): Promise<void> {
   const window = setupMainWindow(started, presence);
   setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
   const shortcut = setupGlobalShortcut(started, window);
-  setupWindowIpc(started, window, { node, presence, shortcut });
-  const asks = setupAskFeed(started, window);
-  tray.control = setupTrayIcon(started, window, { asks, node, shortcut });
+  const feed = setupAskFeed(started, window, (problem) => {
+    log.warn(problem);
+    tray.control?.refresh();
+    window.hostChanged();
+  });
+  const notifications = feed?.notifications;
+  setupWindowIpc(started, window, { node, presence, shortcut, notifications });
+  tray.control = setupTrayIcon(started, window, { asks: feed?.asks, node, shortcut, notifications });
   if (shortcut.problem) tell(shortcut.problem);
   log.info(
     `window on ${started.host.url}/aiti/ui/ (${started.host.kind === 'own' ? 'bridge in this app' : 'attached'})`,
@@ -180,9 +185,14 @@ function setupGlobalShortcut(started: Started, window: WindowControl): ShortcutS
 function setupWindowIpc(
   started: Started,
   window: WindowControl,
-  parts: { node: NodeCheck; presence: TrayPresence; shortcut: ShortcutState },
+  parts: {
+    node: NodeCheck;
+    presence: TrayPresence;
+    shortcut: ShortcutState;
+    notifications: NotificationControl | undefined;
+  },
 ): void {
-  const { node, presence, shortcut } = parts;
+  const { node, presence, shortcut, notifications } = parts;
   const notices = async (): Promise<HostNotice[]> => {
     await node.latest();
     const lines: HostNotice[] = [];
@@ -191,6 +201,8 @@ function setupWindowIpc(
     const noTray = trayNotice(presence);
     if (noTray) lines.push({ level: 'info', text: noTray });
     if (shortcut.note) lines.push({ level: 'info', text: shortcut.note });
+    const failing = notifications?.problem();
+    if (failing) lines.push({ level: 'warning', text: failing });
     return lines;
   };
   setupIpc({
@@ -211,7 +223,11 @@ function setupWindowIpc(
  * The human feed — in-process, or the attached bridge's stream when its token is known — and the notifications
  * of new asks it carries. Undefined when attached without the other bridge's token.
  */
-function setupAskFeed(started: Started, window: WindowControl): OpenAsks | undefined {
+function setupAskFeed(
+  started: Started,
+  window: WindowControl,
+  onFailure: (problem: string) => void,
+): { asks: OpenAsks; notifications: NotificationControl } | undefined {
   const bridgeHost = started.host;
   const feed =
     bridgeHost.kind === 'own'
@@ -221,7 +237,7 @@ function setupAskFeed(started: Started, window: WindowControl): OpenAsks | undef
         : undefined;
   if (!feed) return undefined;
   const asks = trackOpenAsks(feed);
-  setupNotifications({
+  const notifications = setupNotifications({
     createNotification: (options) => new Notification(options),
     isSupported: () => Notification.isSupported(),
     feed,
@@ -231,17 +247,26 @@ function setupAskFeed(started: Started, window: WindowControl): OpenAsks | undef
     openAsk: (askId) => window.openAsk(askId),
     showWindow: () => window.show(),
     icon: join(buildDir, 'icon.png'),
+    platform: started.platform,
+    onFailure,
+    // the tray's dot and count stay; this is the nudge a notification would have been
+    attention: () => (app.dock ? app.dock.bounce('informational') : window.window.flashFrame(true)),
   });
-  return asks;
+  return { asks, notifications };
 }
 
 function setupTrayIcon(
   started: Started,
   window: WindowControl,
-  parts: { asks: OpenAsks | undefined; node: NodeCheck; shortcut: ShortcutState },
+  parts: {
+    asks: OpenAsks | undefined;
+    node: NodeCheck;
+    shortcut: ShortcutState;
+    notifications: NotificationControl | undefined;
+  },
 ): TrayControl {
   const { host: bridgeHost, platform, mcpUrl, settings } = started;
-  const { asks, node, shortcut } = parts;
+  const { asks, node, shortcut, notifications } = parts;
   return setupTray({
     createTray: (image) => new Tray(image),
     buildMenu: (template) => Menu.buildFromTemplate(template),
@@ -277,7 +302,7 @@ function setupTrayIcon(
       get: () => settings.get().notificationsPaused,
       set: (on) => settings.update({ notificationsPaused: on }),
     },
-    problems: () => [shortcut.problem, node.problem()].filter((p): p is string => Boolean(p)),
+    problems: () => [shortcut.problem, node.problem(), notifications?.problem()].filter((p): p is string => Boolean(p)),
     quit: () => app.quit(),
   });
 }

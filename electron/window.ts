@@ -23,6 +23,8 @@ export interface ShellWindow {
   isVisible(): boolean;
   isMinimized(): boolean;
   isFocused(): boolean;
+  /** the taskbar button flashes (Windows), the window asks for attention (Linux) */
+  flashFrame(flag: boolean): void;
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'query-session-end' | 'session-end', listener: (event: DelayableEvent) => void): unknown;
 }
@@ -54,6 +56,8 @@ export interface WindowControl {
   openAsk(askId: string): void;
   /** whether the human can see the window right now (visible and not minimized) */
   isShown(): boolean;
+  /** tells the renderer that what HostInfo answers changed */
+  hostChanged(): void;
 }
 
 /** The renderer's security settings: isolated, sandboxed, no Node, no webviews. */
@@ -117,9 +121,10 @@ export function setupWindow(deps: WindowDeps): WindowControl {
     window.focus();
   };
   // a message sent while the renderer is still loading would be lost: wait for it
-  const sendWhenLoaded = (channel: Channel, request: ComposeRequest | OpenAskRequest) => {
-    if (contents.isLoading()) contents.once('did-finish-load', () => contents.send(channel, request));
-    else contents.send(channel, request);
+  const sendWhenLoaded = (channel: Channel, request?: ComposeRequest | OpenAskRequest) => {
+    const send = () => (request ? contents.send(channel, request) : contents.send(channel));
+    if (contents.isLoading()) contents.once('did-finish-load', send);
+    else send();
   };
 
   window.loadURL(deps.url).then(
@@ -141,5 +146,6 @@ export function setupWindow(deps: WindowDeps): WindowControl {
       sendWhenLoaded(Channel.OpenAsk, { askId });
     },
     isShown: () => window.isVisible() && !window.isMinimized(),
+    hostChanged: () => sendWhenLoaded(Channel.HostChanged),
   };
 }

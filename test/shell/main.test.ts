@@ -208,6 +208,33 @@ describe('the desktop main process, wired together', () => {
     expect(r.tray?.tooltip).toContain(problem);
   });
 
+  it('notices notifications that fail: the tray says so, the window is told and flashes for the ask', async () => {
+    const app = runApp(['--hidden', '--port', '0', '--data-dir', tempDir()], {
+      FAKE_NOTIFICATION_FAILS: 'Notifications are not allowed for this application',
+    });
+    const r = await app.until((r) => Boolean(r.tray), 'the tray');
+    const agent = await connectAgent(new URL(r.window?.url ?? '').origin, { clientName: 'unsigned-mac' });
+    void agent
+      .callTool({ name: 'user_confirm', arguments: { prompt: 'Ship it?', timeoutMs: 600_000 } }, undefined, {
+        timeout: 20_000,
+      })
+      .catch(() => undefined);
+    const failed = await app.until(
+      (r) =>
+        Boolean(
+          r.tray?.tooltip.includes('Desktop notifications fail here') &&
+          r.window?.sent.some((m) => m.channel === Channel.HostChanged),
+        ),
+      'the tray and the window to hear that notifications fail',
+    );
+    expect(failed.notifications.map((n) => n.body)).toEqual(['Ship it?']);
+    expect(failed.tray?.tooltip).toContain(
+      'Desktop notifications fail here (Notifications are not allowed for this application): new asks show in the tray and the taskbar instead.',
+    );
+    expect(failed.window?.sent).toContainEqual({ channel: Channel.HostChanged, args: [] });
+    expect((failed.window as { flashing?: boolean } | undefined)?.flashing).toBe(true);
+  });
+
   it('attaches to a bridge already on the port when the human agrees, with its token', async () => {
     const other = await startBridge();
     const app = runApp(['--port', String(other.port), '--data-dir', other.context.config.dataDir], {

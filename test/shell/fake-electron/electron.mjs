@@ -124,6 +124,10 @@ export class BrowserWindow extends EventEmitter {
   isFocused() {
     return this.visible;
   }
+  flashFrame(flag) {
+    report.window.flashing = flag;
+    save();
+  }
 }
 
 export class Tray extends EventEmitter {
@@ -161,6 +165,9 @@ export class Notification extends EventEmitter {
   show() {
     report.notifications.push({ title: this.options.title, body: this.options.body });
     save();
+    // an unsigned macOS build: UNNotification refuses every notification (Electron 42+ emits `failed`)
+    const refusal = process.env.FAKE_NOTIFICATION_FAILS;
+    if (refusal) setImmediate(() => this.emit('failed', {}, refusal));
   }
   close() {}
 }
