@@ -6,10 +6,12 @@ import { loginItem } from '../../electron/login-item.js';
 import { trackOpenAsks } from '../../electron/open-asks.js';
 import { openSettings } from '../../electron/settings.js';
 import { setupTray, type TrayDeps } from '../../electron/tray.js';
+import { trayIcons } from '../../electron/tray-icons.js';
 import { setupWindow } from '../../electron/window.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
 import { buildMenu, FakeTray, FakeWindow } from './fakes.js';
 
+const BUILD_TRAY = join(import.meta.dirname, '..', '..', 'build', 'tray');
 const ICONS = { idle: '/build/tray/tray.png', attention: '/build/tray/tray-ask.png' };
 
 /** A tray on a real in-process bridge, with a fake window, clipboard and login-item folder. */
@@ -60,6 +62,20 @@ async function trayOnBridge(overrides: Partial<TrayDeps> = {}) {
   if (!tray || !window) throw new Error('no tray or window');
   return { bridge, tray, window, seen, settings, autostartDir };
 }
+
+describe('the tray icons', () => {
+  it("are each system's own: ICO on Windows, template images for macOS' menu bar, the colour PNG on Linux", () => {
+    const names = (platform: NodeJS.Platform) =>
+      Object.values(trayIcons(BUILD_TRAY, platform)).map((file) => file.slice(BUILD_TRAY.length + 1));
+    expect(names('win32')).toEqual(['tray.ico', 'tray-ask.ico']);
+    // Electron makes a file whose name ends in "Template" a template image, which macOS tints for its bar
+    expect(names('darwin')).toEqual(['trayTemplate.png', 'tray-askTemplate.png']);
+    expect(names('linux')).toEqual(['tray.png', 'tray-ask.png']);
+    for (const platform of ['win32', 'darwin', 'linux'] as const) {
+      for (const file of Object.values(trayIcons(BUILD_TRAY, platform))) expect(existsSync(file), file).toBe(true);
+    }
+  });
+});
 
 describe('the tray', () => {
   it('offers the shell actions in its menu', async () => {
