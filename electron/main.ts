@@ -22,6 +22,7 @@ import { ConfigError, resolveConfig } from '../bridge/config.js';
 import { createLogger } from '../bridge/log.js';
 import { registerShim } from '../bridge/register/register.js';
 import { APP_ID } from './app-id.js';
+import { appMenu } from './app-menu.js';
 import { installAppImageDesktopEntry } from './appimage-desktop.js';
 import { startBridgeHost, tokenForWindow, type BridgeHost } from './bridge-host.js';
 import type { HostNotice } from './channels.js';
@@ -106,6 +107,7 @@ async function onReady(): Promise<void> {
   const presence = await trayPresence({ platform: started.platform, env: process.env, run: runCommand });
   setupPermissions();
   const window = setupMainWindow(started, presence);
+  setupApplicationMenu(window);
   setupSessionEnd({ window: window.window, powerMonitor, closeBridge, quit: () => app.quit() });
   const shortcut = setupGlobalShortcut(started, window);
   const feed = setupAskFeed(started, window, (problem) => {
@@ -167,6 +169,18 @@ function setupMainWindow(started: Started, presence: TrayPresence): WindowContro
   }));
   if (launch.compose) window.compose('all');
   return window;
+}
+
+/** The menu made for this app (electron/app-menu.ts) in place of Electron's default one with its developer tools. */
+function setupApplicationMenu(window: WindowControl): void {
+  const template = appMenu({
+    platform: process.platform,
+    packaged: app.isPackaged,
+    showWindow: () => window.show(),
+    composeToAll: () => window.compose('all'),
+    quit: () => app.quit(),
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 function setupGlobalShortcut(started: Started, window: WindowControl): ShortcutState {

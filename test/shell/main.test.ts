@@ -33,6 +33,7 @@ interface Report {
   secondLaunches?: number;
   shutdownDelayed?: boolean;
   sessionEndHeld?: boolean;
+  appMenu?: Array<[string, string[]]>;
   terminated?: boolean;
 }
 
@@ -92,6 +93,9 @@ describe('the desktop main process, wired together', () => {
     expect(r.ipc[Channel.HostInfo]?.answer).toMatchObject({ shortcut: 'CommandOrControl+Shift+Space' });
 
     expect(r.tray?.tooltip).toBe('AITI Bridge — no open asks');
+    // the app's own menu, not Electron's default one (in development it keeps reload and the developer tools)
+    expect(r.appMenu?.map(([label]) => label)).toEqual(['File', 'Edit', 'View']);
+    expect(r.appMenu?.[0]?.[1]).toEqual(['Push to all…', 'separator', 'close', 'Quit']);
     expect(r.tray?.menu).toContain('Push to all…');
     expect(r.shortcuts).toEqual([{ accelerator: 'CommandOrControl+Shift+Space', registered: true }]);
     expect(r.permissions).toEqual({

@@ -152,7 +152,14 @@ export class Tray extends EventEmitter {
   }
 }
 
-export const Menu = { buildFromTemplate: (template) => ({ template }) };
+export const Menu = {
+  buildFromTemplate: (template) => ({ template }),
+  // the application menu, as its labels and roles: [label, [item label or role …]]
+  setApplicationMenu(menu) {
+    report.appMenu = menu.template.map((m) => [m.label, (m.submenu ?? []).map((i) => i.label ?? i.role ?? i.type)]);
+    save();
+  },
+};
 
 export class Notification extends EventEmitter {
   static isSupported() {
