@@ -9,6 +9,7 @@ import { setupTray, type TrayDeps } from '../../electron/tray.js';
 import { trayIcons } from '../../electron/tray-icons.js';
 import { setupWindow } from '../../electron/window.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
+import { waitFor } from '../helpers/wait.js';
 import { buildMenu, FakeTray, FakeWindow } from './fakes.js';
 
 const BUILD_TRAY = join(import.meta.dirname, '..', '..', 'build', 'tray');
@@ -38,7 +39,7 @@ async function trayOnBridge(overrides: Partial<TrayDeps> = {}) {
     asks,
     setBadge: (count) => (seen.badge = count),
     mcpUrl: `${bridge.url}/mcp/mcp`,
-    writeClipboard: (text) => (seen.clipboard = text),
+    writeClipboard: (text) => void (seen.clipboard = text),
     showWindow: () => control.show(),
     composeToAll: () => control.compose('all'),
     registerWithClients: async () => 'registered with Claude Code',
@@ -153,6 +154,17 @@ describe('the tray', () => {
     tray.click('Push to all…');
     expect(window.visible).toBe(true);
     expect(window.webContents.sent).toEqual([{ channel: Channel.Compose, args: [{ to: 'all' }] }]);
+  });
+
+  it('"Copy MCP URL" that fails says so, instead of an unhandled rejection (clipboard.writeText is a promise)', async () => {
+    const { tray, seen } = await trayOnBridge({
+      writeClipboard: async () => {
+        throw new Error('the clipboard is held by another app');
+      },
+    });
+    tray.click('Copy MCP URL');
+    await waitFor(() => seen.told.length === 1, 2000, 'the human to be told');
+    expect(seen.told).toEqual(['Copying the MCP URL failed: the clipboard is held by another app']);
   });
 
   it('"Copy MCP URL" puts the bridge MCP endpoint on the clipboard', async () => {
