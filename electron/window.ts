@@ -81,7 +81,8 @@ export function windowOptions(deps: Pick<WindowDeps, 'preload' | 'icon'>): Brows
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
-      spellcheck: true,
+      // no spelling menu to use it with, and on Linux its dictionaries would come from Google's CDN
+      spellcheck: false,
     },
   };
 }
