@@ -14,6 +14,7 @@ import {
   shell,
   Tray,
 } from 'electron';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +44,11 @@ import { setupSingleInstance } from './single-instance.js';
 import { setupTray, type TrayControl } from './tray.js';
 import { trayIcons } from './tray-icons.js';
 import { trayNotice, trayPresence, type TrayPresence } from './tray-presence.js';
+import { setupUpdates } from './updates.js';
 import { setupWindow, type WindowControl } from './window.js';
 
 const log = createLogger('aiti:desktop');
+const RELEASES_URL = 'https://github.com/aiti-ai/aiti-bridge/releases';
 const here = fileURLToPath(new URL('.', import.meta.url));
 // build/ beside dist/: the repository in development, app.asar when packaged (electron-builder.yml files)
 const buildDir = join(here, '..', '..', 'build');
@@ -119,6 +122,7 @@ async function onReady(): Promise<void> {
   setupWindowIpc(started, window, { node, presence, shortcut, notifications });
   tray.control = setupTrayIcon(started, window, { asks: feed?.asks, node, shortcut, notifications });
   if (shortcut.problem) tell(shortcut.problem);
+  await setupAppUpdates();
   log.info(
     `window on ${started.host.url}/aiti/ui/ (${started.host.kind === 'own' ? 'bridge in this app' : 'attached'})`,
   );
@@ -319,6 +323,66 @@ function setupTrayIcon(
     problems: () => [shortcut.problem, node.problem(), notifications?.problem()].filter((p): p is string => Boolean(p)),
     quit: () => app.quit(),
   });
+}
+
+/**
+ * Updates from GitHub releases, in an installed app only (electron-updater skips a development build anyway): the
+ * updater for how this copy was installed, a look now and daily, and a question before anything is installed.
+ */
+async function setupAppUpdates(): Promise<void> {
+  if (!app.isPackaged) return;
+  // bundled into main.js and loaded only here: electron-updater needs Electron's app, net and autoUpdater
+  const { AppImageUpdater, DebUpdater, MacUpdater, NsisUpdater, RpmUpdater } = await import('electron-updater');
+  const linuxPackage = process.platform === 'linux' && !process.env.APPIMAGE;
+  const updater =
+    process.platform === 'win32'
+      ? new NsisUpdater()
+      : process.platform === 'darwin'
+        ? new MacUpdater()
+        : !linuxPackage
+          ? new AppImageUpdater()
+          : packageType() === 'rpm'
+            ? new RpmUpdater()
+            : new DebUpdater();
+  updater.logger = {
+    info: () => undefined,
+    warn: (m: unknown) => log.warn(String(m)),
+    error: (m: unknown) => log.warn(String(m)),
+  };
+  setupUpdates({
+    updater,
+    // a deb or rpm belongs to the package manager: the app says a version is out, it does not install it
+    kind: linuxPackage ? 'announce' : 'install',
+    currentVersion: app.getVersion(),
+    releasesUrl: RELEASES_URL,
+    ask: async (version) => {
+      const { response } = await dialog.showMessageBox({
+        type: 'info',
+        buttons: ['Install and restart', 'Later'],
+        defaultId: 0,
+        cancelId: 1,
+        message: `AITI Bridge ${version} is available (this is ${app.getVersion()}).`,
+        detail: 'Installing downloads it and restarts the app; its open asks are answered "cancelled" first.',
+      });
+      return response === 0;
+    },
+    tell,
+    warn: (message) => log.warn(message),
+    every: (ms, check) => {
+      const timer = setInterval(check, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  });
+}
+
+/** What electron-builder wrote beside the asar of a deb or an rpm ("deb", "rpm"); undefined elsewhere. */
+function packageType(): string | undefined {
+  try {
+    return readFileSync(join(process.resourcesPath, 'package-type'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
