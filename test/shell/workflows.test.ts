@@ -185,6 +185,16 @@ describe('the signing step', () => {
 });
 
 describe('CI', () => {
+  it('lints the commit messages of each push and pull request, and only theirs', () => {
+    const job = ci.jobs.commits ?? {};
+    const step = (job.steps ?? []).find((s) => s.run?.includes('scripts/commit-lint.js'));
+    expect(step?.env?.BASE).toBe('${{ github.event.pull_request.base.sha || github.event.before }}');
+    expect(step?.run).toContain('node scripts/commit-lint.js "$BASE..$GITHUB_SHA"');
+    // a tag or a new branch has no earlier commit: nothing before the rule is judged
+    expect(step?.run).toMatch(/\[ -z "\$BASE" \][^\n]*0{40}/);
+    expect((job.steps ?? []).find((s) => s.uses?.startsWith('actions/checkout'))?.with).toEqual({ 'fetch-depth': 0 });
+  });
+
   it('runs the desktop tests it names on macOS and Windows, each of which exists', () => {
     const files = runs(ci.jobs.desktop ?? {}).match(/test\/\S+\.test\.ts/g) ?? [];
     expect(files.length).toBeGreaterThan(5);
