@@ -90,7 +90,9 @@ async function waitingAsk() {
   return { call, session };
 }
 
-describe('logoff and shutdown', () => {
+// The bridge process closes on SIGTERM; Windows has no signal a Node process can catch, so there this model
+// cannot run: the release's smoke-installed.js sends a real logoff's WM_QUERYENDSESSION to the installed app.
+describe.skipIf(process.platform === 'win32')('logoff and shutdown', () => {
   it('Windows logoff: the app holds the session up, answers the open ask and quits', async () => {
     const { call, session } = await waitingAsk();
     expect(session.logoff()).toBe('held');
