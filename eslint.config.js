@@ -248,9 +248,15 @@ const importRules = [
       'bridge/shim/',
       'bridge/register/',
       'bridge/remote/agent-token-command.ts',
+      'bridge/update-notice.ts',
       'node:*',
     ],
     why: 'the aiti-bridge command picks one mode and loads only it',
+  },
+  {
+    files: ['bridge/update-notice.ts'],
+    allow: ['node:*'],
+    why: "the CLI's note of a newer version on npm: the registry and a file in the cache, nothing of the bridge",
   },
   {
     files: ['bridge/vite-plugin.ts'],

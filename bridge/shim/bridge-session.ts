@@ -2,7 +2,7 @@ import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage
 import { Agent as TlsAgent, request as httpsRequest } from 'node:https';
 import { SESSION_HEADER, SHIM_HEADER } from '../protocol/headers.js';
 import { parseMessage, type JsonRpcId, type JsonRpcMessage } from './jsonrpc.js';
-import { SseParser } from './sse.js';
+import { SseParser } from '../protocol/sse.js';
 
 /** Why a message could not reach the bridge. */
 export type UpstreamFailure = 'down' | 'session-lost' | 'auth' | 'other';

@@ -23,9 +23,16 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
   const [shortcut, setShortcut] = useState<Awaited<ReturnType<NonNullable<AitiHost['hostInfo']>>>>();
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    host()
-      ?.hostInfo?.()
-      .then(setShortcut, () => undefined);
+    const ask = () =>
+      host()
+        ?.hostInfo?.()
+        .then(setShortcut, () => undefined);
+    ask();
+    // the desktop says when its answer changed (notifications that started failing add a notice)
+    const stop = host()?.onHostChange?.(ask);
+    return () => {
+      if (typeof stop === 'function') stop();
+    };
   }, []);
   // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
   useEffect(() => {

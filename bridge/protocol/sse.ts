@@ -6,7 +6,9 @@ export interface SseEvent {
 
 /**
  * Turns the text of a `text/event-stream` body, chunk by chunk, into its events (the parts of the format the
- * bridge's MCP endpoint uses: `event:` and `data:` lines; comments and `id:` skipped).
+ * bridge's streams use: `event:` and `data:` lines, LF or CRLF; comments and `id:` skipped). The one SSE reader of
+ * the Node side: the stdio shim reads the MCP endpoint with it, the desktop app an attached bridge's human feed
+ * (electron/remote-feed.ts). Plain string code, so every runtime may import it.
  */
 export class SseParser {
   private buffer = '';
