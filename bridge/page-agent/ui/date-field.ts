@@ -43,7 +43,10 @@ function dateTextOf(el: Element): string {
     }
   };
   walk(el);
-  return normalize(out).replace(/\s*([/.\-])\s*/g, '$1');
+  // one space at most around a separator, then none: linear, whatever runs of spaces the text holds
+  return normalize(out)
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([/.\-]) ?/g, '$1');
 }
 
 function setText(el: HTMLInputElement | HTMLTextAreaElement, text: string): void {
@@ -92,7 +95,7 @@ export function timeText(el: Element): string {
 
 /** "14:30", "2:30 pm": the hour (0–23) and minute, or undefined. */
 function parseTime(value: string): { hour: number; minute: number } | undefined {
-  const m = /^\s*(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?\s*$/i.exec(value);
+  const m = /^(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?$/i.exec(value.trim());
   if (!m) return undefined;
   let hour = Number(m[1]);
   const minute = Number(m[2]);

@@ -78,7 +78,10 @@ function monthOf(word: string, names: string[][]): number | undefined {
  * way round ("15.03.2027" on an en-US page) is read that way.
  */
 export function parseDay(text: string, locale = pageLocale(), first?: 'day' | 'month'): Day | undefined {
-  const t = text.trim().replace(/\s*([/.\-])\s*/g, '$1');
+  const t = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([/.\-]) ?/g, '$1');
   if (!t) return undefined;
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(t);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
