@@ -6,7 +6,7 @@ import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { openWindow } from '../helpers/window.js';
-import { pairDevice } from '../helpers/pair.js';
+import { pairDevice } from '../helpers/device.js';
 
 /** The ask records History shows, as the window reads them from GET /bridge/messages. */
 async function records(bridge: Bridge): Promise<AskRecord[]> {
@@ -67,12 +67,12 @@ describe('what the bridge says to the human is a code the window translates', ()
   it('an answer from a paired phone names the phone on the record and in the ending every window hears', async () => {
     const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
     const window = await openWindow(bridge);
-    const cookie = await pairDevice(bridge, 'Ana’s Pixel');
+    const { token: phone } = await pairDevice(bridge, 'Ana’s Pixel');
     const agent = await connectAgent(bridge.url, { clientName: 'claude' });
     await agent.callTool({ name: 'user_confirm', arguments: { prompt: 'Ship it?', async: true } });
     const card = await window.nextAsk();
     const answered = await http(`${bridge.remote?.url}/bridge/answer`, {
-      headers: { cookie },
+      token: phone,
       body: { askId: card.askId, action: 'answer', value: true },
     });
     expect(answered.status).toBe(200);

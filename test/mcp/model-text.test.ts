@@ -74,6 +74,7 @@ describe('the tool definitions a client puts in front of its model', () => {
       'fields',
       'frameId',
       'pageId',
+      'pressAnyway',
     ]);
     // what the schema no longer says is still checked, and the error names the limit
     const long = await callTool(model, 'form_fill', { fields: { Email: 'x' }, dialog: 'd'.repeat(1025) });

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { pairDevice } from '../helpers/pair.js';
+import { pairDevice } from '../helpers/device.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { openWindow } from '../helpers/window.js';
 import { ensureWindowBuilt } from './build-window.js';
@@ -54,10 +54,10 @@ const script = (i: number) => `fetch("/api/orders/${i}",{method:"DELETE"});\nloc
 describe('what was allowed is on record', () => {
   it('History and both exports show every page command whole and who decided, for 40 of 40 asks', async () => {
     const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
-    const phone = await pairDevice(bridge, 'Ana’s Pixel');
+    const phone = (await pairDevice(bridge, 'Ana’s Pixel')).token;
     const desk = await openWindow(bridge);
     const answer = (body: Record<string, unknown>, onPhone: boolean) =>
-      onPhone ? http(`${bridge.remote?.url}/bridge/answer`, { headers: { cookie: phone }, body }) : desk.act(body);
+      onPhone ? http(`${bridge.remote?.url}/bridge/answer`, { token: phone, body }) : desk.act(body);
     const tab = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:3000/orders', handler: () => 1 });
     const codex = await connectAgent(bridge.url, { clientName: 'codex' });
     const claude = await connectAgent(bridge.url, { clientName: 'claude' });
