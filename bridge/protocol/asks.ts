@@ -44,6 +44,14 @@ export const SaidCode = z.enum([
   'call_cancelled',
   /** the agent's client stops waiting for a call after `seconds` s (a page command's ask, withdrawn then) */
   'client_stopped_waiting',
+  /** the human closed the element picker on the page (Esc) */
+  'pick_closed_on_page',
+  /** the element picker on the page timed out */
+  'pick_timed_out_on_page',
+  /** another pick replaced this one on the page */
+  'pick_replaced',
+  /** the page could not run the picker, or answered it with something that is not an element */
+  'pick_failed',
   /** the bridge restarted (a sync ask's call died with it) */
   'bridge_restarted',
   /** the bridge is shutting down; ask again once it is back */

@@ -81,4 +81,33 @@ describe('what the bridge says to the human is a code the window translates', ()
     const [record] = await records(bridge);
     expect(record?.decidedOn).toEqual({ window: 'device', device: 'Ana’s Pixel' });
   });
+
+  it('a pick that ends on the page says how as a code: closed with Esc, timed out, replaced, or failed', async () => {
+    const bridge = await startBridge();
+    const window = await openWindow(bridge);
+    const endings: Record<string, unknown> = {
+      closed: { picked: false, reason: 'cancelled' },
+      late: { picked: false, reason: 'timeout' },
+      replaced: { picked: false, reason: 'replaced' },
+      odd: { nothing: 'like an element' },
+    };
+    const page = await ScriptedPage.connect(bridge.url, {
+      url: 'http://localhost:3000/app',
+      handler: (_cmd, args) => endings[String((args as { prompt?: string }).prompt)],
+    });
+    const agent = await connectAgent(bridge.url, { clientName: 'codex' });
+    const said: Record<string, unknown> = {};
+    for (const prompt of Object.keys(endings)) {
+      await agent.callTool({ name: 'user_pick_element', arguments: { pageId: page.pageId, prompt } });
+      await window.nextAsk();
+      const ended = (await window.stream.next('ask_update', 10_000)).data as AskUpdate;
+      said[prompt] = ended.outcome?.textSaid?.code;
+    }
+    expect(said).toEqual({
+      closed: 'pick_closed_on_page',
+      late: 'pick_timed_out_on_page',
+      replaced: 'pick_replaced',
+      odd: 'pick_failed',
+    });
+  });
 });

@@ -36,7 +36,11 @@ export const userPickElement = defineTool({
           // The ask owns the countdown (the window may pause it), so the page request waits as long as an ask can.
           requests.send(page, 'User.pick', pick, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
             (result) => endWithPick(asks, ask.askId, result),
-            (error: Error) => asks.end(ask.askId, 'cancelled', { text: `the page could not pick: ${error.message}` }),
+            (error: Error) =>
+              asks.end(ask.askId, 'cancelled', {
+                text: `the page could not pick: ${error.message}`,
+                said: { code: 'pick_failed' },
+              }),
           );
           // Ended in the window (rejected, timed out, cancelled): take the picker off the page.
           void ask.outcome.then((outcome) => {
@@ -53,6 +57,7 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
   if (!parsed.success) {
     asks.end(askId, 'cancelled', {
       text: `the page answered the picker with an unexpected value: ${JSON.stringify(result)}`,
+      said: { code: 'pick_failed' },
     });
     return;
   }
@@ -61,7 +66,18 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
     const { picked: _, ...element } = pick;
     asks.end(askId, 'answered', { value: element });
   } else if (pick.reason === 'cancelled')
-    asks.end(askId, 'rejected', { text: 'the human closed the picker on the page (Esc)' });
-  else if (pick.reason === 'timeout') asks.end(askId, 'timed_out', { text: 'the picker on the page timed out' });
-  else asks.end(askId, 'cancelled', { text: 'another pick replaced this one on the page' });
+    asks.end(askId, 'rejected', {
+      text: 'the human closed the picker on the page (Esc)',
+      said: { code: 'pick_closed_on_page' },
+    });
+  else if (pick.reason === 'timeout')
+    asks.end(askId, 'timed_out', {
+      text: 'the picker on the page timed out',
+      said: { code: 'pick_timed_out_on_page' },
+    });
+  else
+    asks.end(askId, 'cancelled', {
+      text: 'another pick replaced this one on the page',
+      said: { code: 'pick_replaced' },
+    });
 }
