@@ -1,3 +1,4 @@
+import { sayFailure } from './refusal.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
@@ -109,9 +110,8 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
         await api.answer(body);
       } catch (error) {
         if (ends) dispatch({ type: 'sending', askId: body.askId, sending: false });
-        // fetch's own words ("Failed to fetch") say nothing to the human about what happened to the answer
-        if (error instanceof TypeError) throw new Error(t().problems.unreachable);
-        throw error;
+        // neither fetch's words ("Failed to fetch") nor the bridge's English tell the human what became of it
+        throw new Error(sayFailure(error));
       }
     },
     [api, dispatch],

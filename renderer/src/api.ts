@@ -13,11 +13,22 @@ import { deviceSignIn, UNPAIRED } from './device/device-api.js';
 import type { DeviceKeys } from './device/device-auth.js';
 import { sharedProver, type PeerProof } from './token-proof.js';
 
-/** A refused or failed call, with the bridge's own words when it gave some. */
+/**
+ * How a call failed: not sent (nothing answers, or what answers is not the bridge), refused by the bridge with a
+ * status, signed out (a device the desk revoked), or answered with a shape the window does not know.
+ */
+export type ApiFailure = 'unreachable' | 'impostor' | 'refused' | 'unpaired' | 'shape';
+
+/**
+ * A refused or failed call. `message` is for logs (English, with the path); the window says `failure` and `status`
+ * in the human's language and shows `detail`, the bridge's own words, beside it as data (cards/refusal.ts).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly failure: ApiFailure = 'refused',
+    readonly detail = '',
   ) {
     super(message);
   }
@@ -70,9 +81,16 @@ export function createApi(base: string, credential: string | DeviceKeys): Api {
       throw new ApiError(
         0,
         `${path.split('?')[0]} was not sent: what answers on the port is not the bridge (${proof.why})`,
+        proof.why === UNPAIRED ? 'unpaired' : 'impostor',
+        proof.why,
       );
     if (proof.kind === 'unreachable')
-      throw new ApiError(0, `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`);
+      throw new ApiError(
+        0,
+        `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`,
+        'unreachable',
+        proof.why,
+      );
     const res = await fetch(new URL(path, base), {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       credentials: 'omit',
@@ -92,15 +110,23 @@ export function createApi(base: string, credential: string | DeviceKeys): Api {
     if (!res.ok) {
       const parsed = ErrorBody.safeParse(json);
       const reason = parsed.success ? parsed.data.error : text.slice(0, 200) || res.statusText;
+      const unpaired = !token && res.status === 401;
       throw new ApiError(
         res.status,
-        !token && res.status === 401 ? UNPAIRED : `${path.split('?')[0]} answered ${res.status}: ${reason}`,
+        unpaired ? UNPAIRED : `${path.split('?')[0]} answered ${res.status}: ${reason}`,
+        unpaired ? 'unpaired' : 'refused',
+        reason,
       );
     }
     if (!init.schema) return undefined;
     const checked = init.schema.safeParse(json);
     if (!checked.success)
-      throw new ApiError(res.status, `${path} answered an unexpected shape: ${checked.error.message}`);
+      throw new ApiError(
+        res.status,
+        `${path} answered an unexpected shape: ${checked.error.message}`,
+        'shape',
+        checked.error.message,
+      );
     return checked.data;
   }
   const required = <T>(value: T | undefined): T => {

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { AskRecord, MessagesAnswer, type AskUpdate } from '../../bridge/protocol/index.js';
+import { AskRecord, MessagesAnswer, type AskUpdate, type Json } from '../../bridge/protocol/index.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
@@ -85,7 +85,7 @@ describe('what the bridge says to the human is a code the window translates', ()
   it('a pick that ends on the page says how as a code: closed with Esc, timed out, replaced, or failed', async () => {
     const bridge = await startBridge();
     const window = await openWindow(bridge);
-    const endings: Record<string, unknown> = {
+    const endings: Record<string, Json> = {
       closed: { picked: false, reason: 'cancelled' },
       late: { picked: false, reason: 'timeout' },
       replaced: { picked: false, reason: 'replaced' },
@@ -93,7 +93,7 @@ describe('what the bridge says to the human is a code the window translates', ()
     };
     const page = await ScriptedPage.connect(bridge.url, {
       url: 'http://localhost:3000/app',
-      handler: (_cmd, args) => endings[String((args as { prompt?: string }).prompt)],
+      handler: (_cmd, args) => endings[String((args as { prompt?: string }).prompt)] ?? null,
     });
     const agent = await connectAgent(bridge.url, { clientName: 'codex' });
     const said: Record<string, unknown> = {};

@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { AnswerBody } from '../../../bridge/protocol/index.js';
 import { useDraft, type Draft, type DraftChange } from '../drafts.js';
@@ -128,7 +129,7 @@ export function AskCard({
       await send(body);
       setState({ busy: true });
     } catch (error) {
-      setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
+      setState({ busy: false, error: sayFailure(error) });
     }
   };
   const answer = (current: Draft = draft) => {
@@ -143,7 +144,7 @@ export function AskCard({
       await send({ askId: ask.askId, action: ask.paused ? 'resume' : 'pause' });
       setState((current) => ({ busy: current.busy }));
     } catch (error) {
-      setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
+      setState({ busy: false, error: sayFailure(error) });
     }
   };
 

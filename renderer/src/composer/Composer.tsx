@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useRef, useState, type RefObject } from 'react';
 import type { AgentView, PushAnswer } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
@@ -41,7 +42,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
       pictures.clear();
       setResult({ answer, busy: false });
     } catch (error) {
-      setResult({ error: error instanceof Error ? error.message : String(error), busy: false });
+      setResult({ error: sayFailure(error), busy: false });
     } finally {
       sending.current = false;
     }

@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useEffect, useState } from 'react';
 import type { AgentTokenCreated, PairingCodeAnswer } from '../../../bridge/protocol/index.js';
 import { ago } from '../time.js';
@@ -31,7 +32,7 @@ export function DevicesPanel({ desk, live = true }: { desk: DeskApi | undefined;
     return () => clearInterval(timer);
   }, [desk]);
   if (!desk || !feed) return null;
-  const failed = (error: unknown) => setProblem(error instanceof Error ? error.message : String(error));
+  const failed = (error: unknown) => setProblem(sayFailure(error));
   const run = (what: Promise<unknown>) => what.then(() => setProblem(undefined), failed);
   return (
     <section className="panel side devices-panel" aria-label={words.panel}>

@@ -157,6 +157,16 @@ export const en = {
     pickFirst: 'pick an option first (number keys pick)',
     rejectReason: 'pick a reason or write one',
     notConnected: 'not connected to the bridge yet',
+    impostor:
+      'Nothing was sent: what answers on the bridge’s port could not prove it is the bridge. What you typed is kept here.',
+    unpaired: 'This device is no longer paired with the bridge (it was removed at the desk): pair it again.',
+    unknownShape: 'The bridge answered in a form this window does not know: update the window or the bridge.',
+    alreadyEnded: (detail: string) =>
+      `This question has already ended; nothing was changed. The bridge said: ${detail}`,
+    notFound: (detail: string) => `The bridge no longer has this; nothing was changed. The bridge said: ${detail}`,
+    notSaved: (detail: string) =>
+      `The bridge could not save this, so nothing was changed; try again. The bridge said: ${detail}`,
+    refused: (status: number, detail: string) => `The bridge refused this (HTTP ${status}). The bridge said: ${detail}`,
   },
   reject: {
     group: 'reject',

@@ -151,6 +151,13 @@ export const zhCN: Messages = {
     pickFirst: '请先选择一个选项（数字键选择）',
     rejectReason: '请选择一个理由或写下理由',
     notConnected: '尚未连接桥接服务',
+    impostor: '什么也没有发送：在桥接服务端口上应答的程序无法证明它就是桥接服务。你输入的内容保留在这里。',
+    unpaired: '此设备已不再与桥接服务配对（已在桌面端移除）：请重新配对。',
+    unknownShape: '桥接服务的回应格式是此窗口不认识的：请更新窗口或桥接服务。',
+    alreadyEnded: (detail) => `这个问题已经结束；没有任何改变。桥接服务的原话：${detail}`,
+    notFound: (detail) => `桥接服务已没有这一项；没有任何改变。桥接服务的原话：${detail}`,
+    notSaved: (detail) => `桥接服务无法保存，因此没有任何改变；请重试。桥接服务的原话：${detail}`,
+    refused: (status, detail) => `桥接服务拒绝了此操作（HTTP ${status}）。桥接服务的原话：${detail}`,
   },
   reject: {
     group: '拒绝',

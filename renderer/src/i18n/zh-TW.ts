@@ -151,6 +151,13 @@ export const zhTW: Messages = {
     pickFirst: '請先選擇一個選項（數字鍵選擇）',
     rejectReason: '請選擇一個理由或寫下理由',
     notConnected: '尚未連線橋接服務',
+    impostor: '什麼也沒有送出：在橋接服務連接埠上回應的程式無法證明它就是橋接服務。你輸入的內容保留在這裡。',
+    unpaired: '此裝置已不再與橋接服務配對（已在桌面端移除）：請重新配對。',
+    unknownShape: '橋接服務的回應格式是此視窗不認得的：請更新視窗或橋接服務。',
+    alreadyEnded: (detail) => `這個問題已經結束；沒有任何改變。橋接服務的原話：${detail}`,
+    notFound: (detail) => `橋接服務已沒有這一項；沒有任何改變。橋接服務的原話：${detail}`,
+    notSaved: (detail) => `橋接服務無法儲存，因此沒有任何改變；請重試。橋接服務的原話：${detail}`,
+    refused: (status, detail) => `橋接服務拒絕了此操作（HTTP ${status}）。橋接服務的原話：${detail}`,
   },
   reject: {
     group: '拒絕',
