@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPageCommand } from '../../bridge/mcp/page-command.js';
+import { sendPageCommand } from '../../bridge/mcp/page-command.js';
 import { ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
 import { TOOLS } from '../../bridge/mcp/tools/index.js';
 import {
@@ -89,7 +89,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
     expect(window.stream.events.filter((e) => e.event === 'notify')).toHaveLength(1);
   });
 
-  it('runPageCommand checks the arguments against the command schema before sending', async () => {
+  it('sendPageCommand checks the arguments against the command schema before sending', async () => {
     const bridge = await startBridge();
     const received: Json[] = [];
     const scripted = await ScriptedPage.connect(bridge.url, {
@@ -110,10 +110,10 @@ describe('arguments a page would refuse fail before anything happens', () => {
       bindAgent: async () => agent,
       claimant: { stateless: true, humanToken: false, ownName: () => false },
     };
-    const refused = runPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
+    const refused = sendPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
     await expect(refused).rejects.toBeInstanceOf(ToolError);
     await expect(refused).rejects.toThrow(/User\.pick args field "prompt"/);
-    await expect(runPageCommand(call, page, 'UI.scan', {})).resolves.toEqual({ ok: true });
+    await expect(sendPageCommand(call, page, 'UI.scan', {})).resolves.toEqual({ ok: true });
     expect(received).toEqual([{}]);
   });
 });
