@@ -12,7 +12,7 @@ import {
 import { onCleanup, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -34,7 +34,7 @@ const SENDS: Record<string, { tool: string; args: (pageId: string) => Record<str
 /** A page that records every command it received. */
 async function world() {
   const bridge = await startBridge();
-  const window = await openWindow(bridge);
+  const window = await windowClient(bridge);
   const ran: string[] = [];
   const page = await ScriptedPage.connect(bridge.url, {
     url: 'http://localhost:3000/app',

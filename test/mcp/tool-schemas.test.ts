@@ -12,7 +12,7 @@ import {
 import { startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 /** The dedicated tools that run a page command, and their (first) command, from the command descriptors. */
 const PAGE_HALVES = new Map<string, PageCommandName>();
@@ -53,7 +53,7 @@ describe('tool schemas live with their tools (the type refusals are in tool-sche
 describe('arguments a page would refuse fail before anything happens', () => {
   it('user_pick_element with a 3,000-character prompt is a tool error naming the limit, and no card opens', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const received: string[] = [];
     await ScriptedPage.connect(bridge.url, {
       handler: (cmd) => {
@@ -78,7 +78,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
 
   it('user_notify with a body longer than User.notify takes is refused before the window is notified', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url);
     const result = await callTool(agent, 'user_notify', { body: 'y'.repeat(4001) });
     expect(result.isError).toBe(true);
