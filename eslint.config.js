@@ -321,6 +321,27 @@ export default tseslint.config(
     },
   },
   {
+    // a tool sends a page command only through mcp/page-command.ts (the gate, the descriptor's time-out), so a
+    // descriptor's danger asks the human whichever tool sends the command (test/mcp/page-gate-every-tool.test.ts)
+    files: ['bridge/mcp/**/*.ts'],
+    ignores: ['bridge/mcp/page-command.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='send'][callee.object.property.name='requests']",
+          message:
+            'send page commands through sendPageCommand or runPageCommand (mcp/page-pipeline.ts): they pass the gate',
+        },
+        {
+          selector: "CallExpression[callee.property.name='send'][callee.object.name='requests']",
+          message:
+            'send page commands through sendPageCommand or runPageCommand (mcp/page-pipeline.ts): they pass the gate',
+        },
+      ],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     // the Vite config runs in Node at build time, not in the window
     ignores: ['renderer/vite.config.ts'],

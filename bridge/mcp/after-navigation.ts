@@ -2,7 +2,7 @@ import type { Json } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
 import type { Page } from '../pages/registry.js';
 import { PageCommandError } from '../pages/requests.js';
-import { asObject, PAGE_MARGIN_MS, runPageCommand } from './page-command.js';
+import { asObject, PAGE_MARGIN_MS, sendPageCommand } from './page-command.js';
 import { ToolError, type ToolCall } from './tool.js';
 
 const WAIT_MS = 10_000;
@@ -25,7 +25,7 @@ export async function waitAfterNavigation(call: ToolCall, page: Page, args: Json
   const query: Record<string, Json> = target.startsWith('css=')
     ? { selector: target }
     : { text: target.replace(/^text=/, '') };
-  const waited = await runPageCommand(
+  const waited = await sendPageCommand(
     call,
     page,
     'Page.waitFor',

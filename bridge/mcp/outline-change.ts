@@ -2,7 +2,7 @@ import { MAIN_FRAME, SnapshotResult } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
 import { diffOutlines, type OutlineChange } from './outline-diff.js';
 import { outlineMemory, type SeenOutline } from './outline-memory.js';
-import { runPageCommand } from './page-command.js';
+import { sendPageCommand } from './page-command.js';
 import type { ToolCall } from './tool.js';
 
 /** How long the page may keep changing (a re-render, a dialog opening) before the after-action outline is taken. */
@@ -79,7 +79,7 @@ export async function changeSinceSnapshot(
   };
   let snapshot: SnapshotResult;
   try {
-    const raw = await runPageCommand(
+    const raw = await sendPageCommand(
       call,
       page,
       'Snapshot.take',

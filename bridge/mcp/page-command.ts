@@ -1,5 +1,7 @@
-import { describeZodError, PageCommands, type Json, type PageCommandName } from '../protocol/index.js';
+import { describeZodError, pageCommand, PageCommands, type Json, type PageCommandName } from '../protocol/index.js';
+import { confirmPageCommand } from '../asks/page-gate.js';
 import type { Page } from '../pages/registry.js';
+import { askerOf } from './asker.js';
 import { ToolError, type ToolCall } from './tool.js';
 
 /** Extra time the bridge gives a page beyond a command's own wait, for the round trip. */
@@ -27,33 +29,26 @@ export function checkPageArgs<N extends PageCommandName>(cmd: N, args: unknown, 
   return parsed.data as CheckedArgs;
 }
 
-/** Sends one page command on behalf of a tool, its arguments checked first (checkPageArgs; a bad one rejects). */
-export async function runPageCommand(
-  call: ToolCall,
-  page: Page,
-  cmd: PageCommandName,
-  args: unknown,
-  options: { frameId?: string; timeoutMs?: number } = {},
-): Promise<Json> {
-  return sendPageCommand(call, page, cmd, checkPageArgs(cmd, args), options);
+/** Where and how long: `timeoutMs` replaces the one the descriptor gives (config default, or its own wait). */
+export interface SendOptions {
+  frameId?: string;
+  timeoutMs?: number;
 }
 
 /**
- * Sends one page command whose arguments were checked already and returns the page's answer. The request is
- * abandoned (and the tool fails) when the client cancels the call or its session ends.
+ * The one way a tool sends a page command, for `call`: the arguments checked (checkPageArgs), then the gate (a
+ * command whose descriptor carries a danger waits for the human's yes; asks/page-gate.ts), then sent with the
+ * descriptor's time-out, and abandoned (the tool fails) when the client cancels the call or its session ends.
+ * Everything but the descriptor is the same for every command, so its flags mean the same from every tool.
  */
 export async function sendPageCommand(
   call: ToolCall,
   page: Page,
   cmd: PageCommandName,
-  checked: CheckedArgs,
-  options: { frameId?: string; timeoutMs?: number } = {},
+  args: unknown,
+  options: SendOptions = {},
 ): Promise<Json> {
-  // no frameId: the bridge sends a frame's ref (`f1:e3`) to that frame, anything else to the top document
-  const sent = call.bridge.requests.send(page, cmd, checked, {
-    ...(options.frameId ? { frameId: options.frameId } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  const sent = await startPageCommand(call, page, cmd, args, options);
   if (call.signal.aborted) throw abortError(call.signal, cmd);
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
@@ -61,12 +56,40 @@ export async function sendPageCommand(
     call.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([sent, aborted]);
+    return await Promise.race([sent.answer, aborted]);
   } finally {
     if (onAbort) call.signal.removeEventListener('abort', onAbort);
     // the page still answers later; that late answer is simply dropped
-    sent.catch(() => undefined);
+    sent.answer.catch(() => undefined);
   }
+}
+
+/**
+ * The same up to the send, for a command whose answer outlives the call (a picker the human answers later, a
+ * notification the agent does not wait for): resolves once the command is on its way, with its answer to come.
+ */
+export async function startPageCommand(
+  call: ToolCall,
+  page: Page,
+  cmd: PageCommandName,
+  args: unknown,
+  options: SendOptions = {},
+): Promise<{ answer: Promise<Json> }> {
+  const checked = checkPageArgs(cmd, args);
+  await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, asObject(checked));
+  // no frameId: the bridge sends a frame's ref (`f1:e3`) to that frame, anything else to the top document
+  const answer = call.bridge.requests.send(page, cmd, checked, {
+    ...(options.frameId ? { frameId: options.frameId } : {}),
+    timeoutMs: options.timeoutMs ?? commandTimeout(call.bridge.config.commandTimeoutMs, cmd, checked),
+  });
+  return { answer };
+}
+
+/** A command with its own timeout (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
+function commandTimeout(defaultMs: number, cmd: PageCommandName, args: Json): number {
+  if (!pageCommand(cmd).ownTimeout) return defaultMs;
+  const own = asObject(args).timeoutMs;
+  return typeof own === 'number' ? Math.max(defaultMs, own + PAGE_MARGIN_MS) : defaultMs;
 }
 
 function abortError(signal: AbortSignal, cmd: string): Error {

@@ -44,8 +44,8 @@ export const DANGER_TEXT: Record<CommandDanger, string> = {
 };
 
 /**
- * Everything the bridge knows about one page command, in one place: the gate, page_exec (and its description),
- * the page requests and the generated docs (README "Page commands", docs/TOOLS.md) read it; nothing else compares
+ * Everything the bridge knows about one page command, in one place: the gate and the page-command pipeline every
+ * tool sends through (bridge/mcp/page-pipeline.ts), page_exec's description, the page requests and the generated docs (README "Page commands", docs/TOOLS.md) read it; nothing else compares
  * command names. Adding a command is this descriptor and its handler in `page-agent/commands/index.ts`.
  */
 export interface PageCommand {
@@ -57,7 +57,7 @@ export interface PageCommand {
   danger: CommandDanger | 'none';
   /** completes when the new document connects (a navigation or reload), not when the old one answers */
   navigates?: boolean;
-  /** an action that may change the page: page_exec adds the outline's change since the agent's last snapshot */
+  /** an action that may change the page: its tool's result adds the outline's change since the agent's last snapshot */
   changesOutline?: boolean;
   /** an action of the agent's: what it raises in the page (an uncaught error, console.error) is in its result */
   reportsRaised?: boolean;
@@ -290,6 +290,7 @@ export const PAGE_COMMANDS = {
   'UI.fill': {
     tool: 'form_fill',
     danger: 'none',
+    changesOutline: true,
     reportsRaised: true,
     args: strictArgs({
       frameId,

@@ -4,7 +4,7 @@ import type { AskOutcome } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, ensurePageAgentBuilt, openPage } from '../page/harness.js';
 
@@ -18,7 +18,7 @@ function page(tag: string): string {
 describe('asks with the real page agent in Chromium', () => {
   it('user_pick_element returns the element the human clicks in the page', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const site = await serveFixture({ '/': page(agentTag(bridge)) });
     const tab = await (await launchBrowser()).newPage();
     await openPage(bridge, tab, site.url + '/');
@@ -38,7 +38,7 @@ describe('asks with the real page agent in Chromium', () => {
 
   it('Runtime.evaluate changes the page only after the human allows it', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const site = await serveFixture({ '/': page(agentTag(bridge)) });
     const tab = await (await launchBrowser()).newPage();
     await openPage(bridge, tab, site.url + '/');

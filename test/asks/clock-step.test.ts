@@ -5,7 +5,7 @@ import { startBridge } from '../helpers/bridge.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Steps the process's wall clock (Date) by `ms`; timers and performance.now() keep real time. */
@@ -45,12 +45,12 @@ describe('a wall-clock step during an ask', () => {
   it('a running bridge: a sync ask ends on time although the wall clock went back a minute, and the window shows the real time left', async () => {
     const bridge = await startBridge();
     const agent = await connectAgent(bridge.url);
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const started = performance.now();
     const call = callTool(agent, 'user_confirm', { prompt: 'Ship it?', timeoutMs: 2500 });
     await window.stream.next('ask');
     stepWallClock(-60_000);
-    const later = await openWindow(bridge);
+    const later = await windowClient(bridge);
     expect(later.state.asks[0]?.remainingMs).toBeLessThanOrEqual(2500);
     const result = await call;
     expect(result.structuredContent).toMatchObject({ status: 'timed_out' });
@@ -61,11 +61,11 @@ describe('a wall-clock step during an ask', () => {
   it('a running bridge: a wall clock stepped forward a minute does not end the ask early', async () => {
     const bridge = await startBridge();
     const agent = await connectAgent(bridge.url);
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const call = callTool(agent, 'user_confirm', { prompt: 'Ship it?', timeoutMs: 30_000 });
     const ask = (await window.stream.next('ask')).data as AskView;
     stepWallClock(60_000);
-    const later = await openWindow(bridge);
+    const later = await windowClient(bridge);
     expect(later.state.asks.map((a) => a.askId)).toEqual([ask.askId]);
     expect(later.state.asks[0]?.remainingMs).toBeGreaterThan(20_000);
     const res = await window.act({ askId: ask.askId, action: 'answer', value: true });

@@ -4,7 +4,7 @@ import type { AskOutcome, Json } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
 
 const PICKED = {
@@ -36,7 +36,7 @@ async function call(client: Awaited<ReturnType<typeof connectAgent>>, name: stri
 describe('asks that involve the page', () => {
   it('user_pick_element opens the picker on the page and returns the element the human clicked', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const picker = pickerPage();
     const page = await ScriptedPage.connect(bridge.url, { handler: picker.handler });
     const agent = await connectAgent(bridge.url);
@@ -57,7 +57,7 @@ describe('asks that involve the page', () => {
 
   it('Esc in the picker is a rejection; the window can reject a pick too', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const picker = pickerPage();
     await ScriptedPage.connect(bridge.url, { handler: picker.handler });
     const agent = await connectAgent(bridge.url);
@@ -86,7 +86,7 @@ describe('asks that involve the page', () => {
 
   it('user_notify on a page sends User.notify there as well as to the window', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const picker = pickerPage();
     const page = await ScriptedPage.connect(bridge.url, { handler: picker.handler });
     const agent = await connectAgent(bridge.url);
@@ -102,7 +102,7 @@ describe('asks that involve the page', () => {
 
   it('a question about a page carries its id and url on the card', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const page = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:5173/settings' });
     const agent = await connectAgent(bridge.url);
     const result = call(agent, 'user_confirm', { prompt: 'Is this layout right?', pageId: page.pageId });

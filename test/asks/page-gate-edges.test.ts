@@ -5,7 +5,7 @@ import type { AskView, Json, Message, MessagesAnswer } from '../../bridge/protoc
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 /**
  * The page gate's answers an agent reads, beyond yes and no (page-gate.test.ts): the human away, "allow once"
@@ -15,7 +15,7 @@ import { openWindow } from '../helpers/window.js';
 
 async function setup(url = 'http://localhost:3000/app') {
   const bridge = await startBridge();
-  const window = await openWindow(bridge);
+  const window = await windowClient(bridge);
   const ran: string[] = [];
   const page = await ScriptedPage.connect(bridge.url, {
     url,

@@ -15,8 +15,8 @@ import { pageCommandDanger } from '../../bridge/asks/page-gate.js';
 import { startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { windowClient } from '../helpers/window.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A page that records what it ran. */
 async function recordingPage(bridge: Bridge) {
@@ -40,7 +40,7 @@ async function exec(agent: Awaited<ReturnType<typeof connectAgent>>, cmd: string
 describe('dangerous page commands wait for the human', () => {
   it('Runtime.evaluate runs only after the human confirms it on a page_command card', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { page, ran } = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url, { clientName: 'test-agent' });
     const result = exec(agent, 'Runtime.evaluate', { expression: '6 * 7' });
@@ -51,18 +51,19 @@ describe('dangerous page commands wait for the human', () => {
       pageId: page.pageId,
       command: { cmd: 'Runtime.evaluate', args: { expression: '6 * 7' } },
     });
-    await sleep(300);
-    expect(ran).toEqual([]);
+    // a harmless command sent now reaches the page after anything sent before it
+    expect((await exec(agent, 'DOM.getText', {})).isError ?? false).toBe(false);
+    expect(ran).toEqual([{ cmd: 'DOM.getText', args: {} }]);
     await window.act({ askId: card.askId, action: 'answer', value: true });
     const done = await result;
     expect(done.isError ?? false).toBe(false);
     expect(JSON.stringify(done.structuredContent)).toContain('42');
-    expect(ran).toEqual([{ cmd: 'Runtime.evaluate', args: { expression: '6 * 7' } }]);
+    expect(ran.slice(1)).toEqual([{ cmd: 'Runtime.evaluate', args: { expression: '6 * 7' } }]);
   });
 
   it('a no or a rejection means the command never runs, and the agent is told why', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { ran } = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url);
 
@@ -89,7 +90,7 @@ describe('dangerous page commands wait for the human', () => {
 
   it('"allow for this page" lets the same command run again without asking, on that page only', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { ran } = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url);
     const first = exec(agent, 'Runtime.evaluate', { expression: '1' });
@@ -110,7 +111,7 @@ describe('dangerous page commands wait for the human', () => {
 
   it('harmless commands and same-origin navigations do not ask', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { ran } = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url);
     expect((await exec(agent, 'DOM.getText', {})).isError ?? false).toBe(false);
@@ -184,7 +185,7 @@ function sampleArgs(name: PageCommandName): Record<string, Json> {
 describe('the gate follows the command descriptors', () => {
   it('every page_exec command its descriptor calls dangerous waits for a card, and no other command does', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { ran } = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url);
     const asks = () => window.stream.events.filter((e) => e.event === 'ask').map((e) => e.data as AskView);

@@ -6,7 +6,7 @@ import { CLIENT_TIMEOUT_MS, type InboxResult } from '../../bridge/protocol/index
 import { configuredToolTimeoutMs } from '../../bridge/register/client-limits.js';
 import { startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 /**
  * Issue 35: no client cuts a call that asked the human. Codex stops waiting for a tool call after 300 s and Gemini
@@ -16,7 +16,7 @@ import { openWindow } from '../helpers/window.js';
 describe('a sync ask and the time its client waits', () => {
   it('answers "still open" before the client stops waiting, and the later answer arrives in aiti_inbox', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url, { clientName: 'impatient', structured: false });
     const started = performance.now();
     const call = agent.callTool({
@@ -42,7 +42,7 @@ describe('a sync ask and the time its client waits', () => {
 
   it('withdraws a page command waiting for the human when the client stops waiting: it did not run', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { ScriptedPage } = await import('../helpers/scripted-page.js');
     const ran: string[] = [];
     const page = await ScriptedPage.connect(bridge.url, {
@@ -113,7 +113,7 @@ describe("the shim reads how long its client waits from the client's own setting
 
   it('passes it to the bridge with each tools/call, so an ask through the shim answers in time', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url, {
       transport: 'stdio',
       clientName: 'impatient-shim',

@@ -5,7 +5,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { pairDevice } from '../helpers/device.js';
 
 /** The ask records History shows, as the window reads them from GET /bridge/messages. */
@@ -19,7 +19,7 @@ async function records(bridge: Bridge): Promise<AskRecord[]> {
 describe('what the bridge says to the human is a code the window translates', () => {
   it("a page command's question comes as a code with its values; its record keeps it, the script, and the desk", async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const page = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:3000/app', handler: () => 1 });
     const agent = await connectAgent(bridge.url, { clientName: 'codex' });
     const script = 'fetch("/api/orders",{method:"DELETE"});\nlocalStorage.clear()';
@@ -51,7 +51,7 @@ describe('what the bridge says to the human is a code the window translates', ()
 
   it('a time-out says how long as a code: no_answer_within, with the seconds', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url, { clientName: 'claude' });
     await agent.callTool({ name: 'user_confirm', arguments: { prompt: 'Deploy?', timeoutMs: 1000, async: true } });
     await window.nextAsk();
@@ -66,7 +66,7 @@ describe('what the bridge says to the human is a code the window translates', ()
 
   it('an answer from a paired phone names the phone on the record and in the ending every window hears', async () => {
     const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const { token: phone } = await pairDevice(bridge, 'Ana’s Pixel');
     const agent = await connectAgent(bridge.url, { clientName: 'claude' });
     await agent.callTool({ name: 'user_confirm', arguments: { prompt: 'Ship it?', async: true } });

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { AskOutcome, AskUpdate, Message } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent, resultText, type AgentTransportKind } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 
 async function setup() {
   const bridge = await startBridge();
-  const window = await openWindow(bridge);
+  const window = await windowClient(bridge);
   const agent = await connectAgent(bridge.url, { clientName: 'test-agent' });
   return { bridge, window, agent };
 }
@@ -305,7 +305,7 @@ describe('asking over every transport', () => {
     'a sync user_confirm over %s gets progress and the answer',
     async (transport) => {
       const bridge = await startBridge();
-      const window = await openWindow(bridge);
+      const window = await windowClient(bridge);
       const agent = await connectAgent(bridge.url, { transport, clientName: 'test-agent' });
       const call = ask(agent, 'user_confirm', { prompt: `Over ${transport}?` });
       const card = await window.nextAsk();

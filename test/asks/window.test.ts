@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskOutcome, AskUpdate, AskView } from '../../bridge/protocol/index.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import { http, startBridge } from '../helpers/bridge.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { sleep } from '../helpers/wait.js';
 
 /** An ask as a tool opens it: shown (and answerable) once it is on disk. */
@@ -20,7 +20,7 @@ async function ask(bridge: Bridge, spec: Partial<Parameters<Bridge['context']['a
 describe('asks in the human window', () => {
   it('shows a new ask on the stream with its countdown, and in the state of a window that opens later', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
     const event = (await window.stream.next('ask')).data as AskView;
     expect(event).toMatchObject({
@@ -33,14 +33,14 @@ describe('asks in the human window', () => {
     });
     expect(event.remainingMs).toBeGreaterThan(110_000);
     expect(event.remainingMs).toBeLessThanOrEqual(120_000);
-    const later = await openWindow(bridge);
+    const later = await windowClient(bridge);
     expect(later.state.asks.map((a) => a.askId)).toEqual([opened.askId]);
     expect(later.state.away).toBe(false);
   });
 
   it('answers a confirmation: the agent gets the value, the note and a hint; the window sees it end', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge);
     const res = await window.act({ askId: opened.askId, action: 'answer', value: true, note: 'go ahead' });
     expect(res.status).toBe(200);
@@ -50,12 +50,12 @@ describe('asks in the human window', () => {
     expect(outcome.hint).toMatch(/go on/i);
     const update = (await window.stream.next('ask_update')).data as AskUpdate;
     expect(update).toMatchObject({ askId: opened.askId, status: 'answered' });
-    expect((await openWindow(bridge)).state.asks).toEqual([]);
+    expect((await windowClient(bridge)).state.asks).toEqual([]);
   });
 
   it('refuses a choice that was not offered, saying which were', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge, { kind: 'user_choose', prompt: 'Which colour?', choices: ['red', 'blue'] });
     const res = await window.act({ askId: opened.askId, action: 'answer', value: 'green' });
     expect(res.status).toBe(400);
@@ -70,7 +70,7 @@ describe('asks in the human window', () => {
 
   it('takes several choices when the ask allows multiple, and only one otherwise', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const single = await ask(bridge, { kind: 'user_choose', prompt: 'One', choices: ['a', 'b', 'c'] });
     const two = await window.act({ askId: single.askId, action: 'answer', value: ['a', 'b'] });
     expect(two.status).toBe(400);
@@ -82,7 +82,7 @@ describe('asks in the human window', () => {
 
   it('checks the value against the kind of ask', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const confirm = await ask(bridge);
     const text = await window.act({ askId: confirm.askId, action: 'answer', value: 'yes' });
     expect(text.status).toBe(400);
@@ -98,7 +98,7 @@ describe('asks in the human window', () => {
 
   it('fills in the default of a text input answered without a value', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const input = await ask(bridge, { kind: 'user_input', prompt: 'Branch name?', defaultValue: 'main' });
     expect((await window.act({ askId: input.askId, action: 'answer' })).status).toBe(200);
     expect(await input.outcome).toMatchObject({ status: 'answered', value: 'main' });
@@ -106,7 +106,7 @@ describe('asks in the human window', () => {
 
   it('rejects with a preset reason and free text, and hints what to do next', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const cases = [
       ['not_now', /ask again later/],
       ['wrong_approach', /different approach/],
@@ -128,14 +128,14 @@ describe('asks in the human window', () => {
 
   it('pauses and resumes the countdown: the remaining time freezes and the deadline moves later', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge, { timeoutMs: 60_000 });
     const first = (await window.stream.next('ask')).data as AskView;
     const paused = (await window.act({ askId: opened.askId, action: 'pause' })).body as AskUpdate;
     expect(paused).toMatchObject({ paused: true, status: 'open' });
     expect((await window.stream.next('ask_update')).data).toMatchObject({ paused: true });
     await sleep(400);
-    const stillPaused = (await openWindow(bridge)).state.asks[0];
+    const stillPaused = (await windowClient(bridge)).state.asks[0];
     expect(stillPaused?.remainingMs).toBe(paused.remainingMs);
     const resumed = (await window.act({ askId: opened.askId, action: 'resume' })).body as AskUpdate;
     expect(resumed).toMatchObject({ paused: false, status: 'open' });
@@ -144,7 +144,7 @@ describe('asks in the human window', () => {
 
   it('ends an unanswered ask as timed_out with a hint to carry on with the safest default', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge, { timeoutMs: 300 });
     const outcome = await opened.outcome;
     expect(outcome).toMatchObject({ status: 'timed_out', text: expect.stringMatching(/no answer within/) });
@@ -158,7 +158,7 @@ describe('asks in the human window', () => {
 
   it('answers 404 for an unknown ask, naming the open ones', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const opened = await ask(bridge);
     const res = await window.act({ askId: 'ask-nope', action: 'answer', value: true });
     expect(res.status).toBe(404);
@@ -182,11 +182,11 @@ describe('asks in the human window', () => {
 
   it('tracks presence: the window reports idle, then any answer marks the human back', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const res = await http(`${bridge.url}/aiti/bridge/presence`, { token: bridge.token, body: { away: true } });
     expect(res).toMatchObject({ status: 200, body: { away: true } });
     expect((await window.stream.next('presence')).data).toEqual({ away: true });
-    expect((await openWindow(bridge)).state.away).toBe(true);
+    expect((await windowClient(bridge)).state.away).toBe(true);
     const opened = await ask(bridge);
     await window.act({ askId: opened.askId, action: 'pause' });
     expect((await window.stream.next('presence')).data).toEqual({ away: false });
@@ -194,7 +194,7 @@ describe('asks in the human window', () => {
 
   it('marks the human away when they answer a presence ask with "away", or do not answer it', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const presence = await ask(bridge, { kind: 'user_presence', prompt: 'Are you there?' });
     await window.act({ askId: presence.askId, action: 'answer', value: 'away' });
     expect(await presence.outcome).toMatchObject({ status: 'away', value: 'away' });

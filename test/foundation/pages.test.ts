@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isConnected } from '../../bridge/pages/registry.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
@@ -84,10 +85,13 @@ describe('page side: claim, stream, commands, results', () => {
   it("refuses a result for another page's request", async () => {
     const bridge = await startBridge();
     let seen: string | undefined;
+    let forgeryRefused = () => {};
+    const refused = new Promise<void>((resolve) => (forgeryRefused = resolve));
     const victim = await ScriptedPage.connect(bridge.url, {
       handler: async (_cmd, _args, command) => {
         seen = command.requestId;
-        await sleep(300);
+        // the right page answers only once the forged answer has been tried
+        await refused;
         return 'from the right page';
       },
     });
@@ -97,18 +101,25 @@ describe('page side: claim, stream, commands, results', () => {
     const pending = bridge.context.requests.send(target, 'DOM.getText', {});
     await waitFor(() => seen !== undefined, 2000);
     const forged = await other.post({ requestId: seen ?? '', ok: true, result: 'forged' });
+    forgeryRefused();
     expect(forged.status).toBe(403);
     expect(await pending).toBe('from the right page');
   });
 
   it('fails pending requests at once when the page disconnects', async () => {
     const bridge = await startBridge({ commandTimeoutMs: 20_000 });
-    const page = await ScriptedPage.connect(bridge.url, { handler: () => new Promise(() => undefined) });
+    let running = false;
+    const page = await ScriptedPage.connect(bridge.url, {
+      handler: () => {
+        running = true;
+        return new Promise(() => undefined);
+      },
+    });
     const target = bridge.context.pages.get(page.pageId);
     if (!target) throw new Error('page not registered');
     const started = Date.now();
     const pending = bridge.context.requests.send(target, 'Input.click', { target: 'e1' });
-    await sleep(100);
+    await waitFor(() => running, 5000, 'the page to run the click');
     page.close();
     await expect(pending).rejects.toThrow(`page ${page.pageId} disconnected while running Input.click`);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -116,13 +127,19 @@ describe('page side: claim, stream, commands, results', () => {
 
   it('a navigation waits for the new document to connect and then completes', async () => {
     const bridge = await startBridge();
-    const page = await ScriptedPage.connect(bridge.url, { handler: () => new Promise(() => undefined) });
+    let reloading = false;
+    const page = await ScriptedPage.connect(bridge.url, {
+      handler: () => {
+        reloading = true;
+        return new Promise(() => undefined);
+      },
+    });
     const target = bridge.context.pages.get(page.pageId);
     if (!target) throw new Error('page not registered');
     const navigation = bridge.context.requests.send(target, 'Page.reload', {});
-    await sleep(100);
+    await waitFor(() => reloading, 5000, 'the page to start the reload');
     page.close();
-    await sleep(100);
+    await waitFor(() => !isConnected(target), 5000, 'the bridge to see the old document go');
     await page.open();
     await expect(navigation).resolves.toMatchObject({ reloaded: true });
   });
@@ -217,8 +234,10 @@ describe('page side: claim, stream, commands, results', () => {
       },
     });
     expect(res.status).toBe(204);
+    const target = bridge.context.pages.get(page.pageId);
+    if (!target) throw new Error('page not registered');
     page.close();
-    await sleep(50);
+    await waitFor(() => !isConnected(target), 5000, 'the bridge to see the page go');
     expect(bridge.context.buffers.peek(page.pageId)?.logs.toArray()).toEqual([{ level: 'warn', text: 'careful', at }]);
   });
 });

@@ -4,7 +4,7 @@ import { http } from './bridge.js';
 import { SseClient } from './sse.js';
 
 /** The human window as a test drives it: the role=ai stream (after its `state`) and POST /bridge/answer. */
-export async function openWindow(bridge: Bridge) {
+export async function windowClient(bridge: Bridge) {
   const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${encodeURIComponent(bridge.token)}`);
   const state = (await stream.next('state')).data as StateEvent;
   return {

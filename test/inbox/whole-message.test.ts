@@ -6,7 +6,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import type { InboxResult, Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** A 1×1 PNG, as a screenshot pasted into the composer arrives. */
@@ -118,7 +118,7 @@ describe('every agent gets the whole message', () => {
   it('an async answer is in aiti_inbox with its askId and question, whatever else carried it', async () => {
     const bridge = await startBridge();
     const { channel, shown, sampler, sampled, plain } = await threeAgents(bridge);
-    const human = await openWindow(bridge);
+    const human = await windowClient(bridge);
 
     for (const [client, prompt] of [
       [channel, 'Rename the invoices table?'],

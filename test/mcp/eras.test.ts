@@ -9,7 +9,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import { TOOL_NAMES } from '../../bridge/mcp/tools/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, ensurePageAgentBuilt, openPage } from '../page/harness.js';
 
@@ -104,7 +104,7 @@ describe.each(cases)('the %s SDK client over %s', (sdk, way, era) => {
       expect(client.era()).toBe(era);
       expect(await client.listTools()).toEqual([...TOOL_NAMES]);
 
-      const window = await openWindow(bridge);
+      const window = await windowClient(bridge);
       // every tool, as an agent would first call it; the asks are answered by the window below
       const calls: Record<string, Record<string, unknown>> = {
         page_exec: { pageId, cmd: 'DOM.getText', args: { target: 'h1' } },

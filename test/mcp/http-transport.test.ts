@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -70,7 +70,7 @@ function events(body: string): unknown[] {
 /** A bridge, its window, a raw session, and a user_confirm call sent on it (the card is open when this returns). */
 async function confirmCall(id: number, prompt: string, meta?: Record<string, unknown>) {
   const bridge = await startBridge();
-  const window = await openWindow(bridge);
+  const window = await windowClient(bridge);
   const url = `${bridge.url}/mcp/mcp`;
   const headers = await session(url);
   const params = { name: 'user_confirm', arguments: { prompt }, ...(meta ? { _meta: meta } : {}) };

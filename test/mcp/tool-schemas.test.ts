@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPageCommand } from '../../bridge/mcp/page-command.js';
+import { sendPageCommand } from '../../bridge/mcp/page-command.js';
 import { ToolError, type ToolCall } from '../../bridge/mcp/tool.js';
 import { TOOLS } from '../../bridge/mcp/tools/index.js';
 import {
@@ -12,7 +12,7 @@ import {
 import { startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 /** The dedicated tools that run a page command, and their (first) command, from the command descriptors. */
 const PAGE_HALVES = new Map<string, PageCommandName>();
@@ -53,7 +53,7 @@ describe('tool schemas live with their tools (the type refusals are in tool-sche
 describe('arguments a page would refuse fail before anything happens', () => {
   it('user_pick_element with a 3,000-character prompt is a tool error naming the limit, and no card opens', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const received: string[] = [];
     await ScriptedPage.connect(bridge.url, {
       handler: (cmd) => {
@@ -78,7 +78,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
 
   it('user_notify with a body longer than User.notify takes is refused before the window is notified', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url);
     const result = await callTool(agent, 'user_notify', { body: 'y'.repeat(4001) });
     expect(result.isError).toBe(true);
@@ -89,7 +89,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
     expect(window.stream.events.filter((e) => e.event === 'notify')).toHaveLength(1);
   });
 
-  it('runPageCommand checks the arguments against the command schema before sending', async () => {
+  it('sendPageCommand checks the arguments against the command schema before sending', async () => {
     const bridge = await startBridge();
     const received: Json[] = [];
     const scripted = await ScriptedPage.connect(bridge.url, {
@@ -110,10 +110,10 @@ describe('arguments a page would refuse fail before anything happens', () => {
       bindAgent: async () => agent,
       claimant: { stateless: true, humanToken: false, ownName: () => false },
     };
-    const refused = runPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
+    const refused = sendPageCommand(call, page, 'User.pick', { prompt: 'z'.repeat(2001) });
     await expect(refused).rejects.toBeInstanceOf(ToolError);
     await expect(refused).rejects.toThrow(/User\.pick args field "prompt"/);
-    await expect(runPageCommand(call, page, 'UI.scan', {})).resolves.toEqual({ ok: true });
+    await expect(sendPageCommand(call, page, 'UI.scan', {})).resolves.toEqual({ ok: true });
     expect(received).toEqual([{}]);
   });
 });

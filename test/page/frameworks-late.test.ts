@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridge } from '../helpers/bridge.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { serveFixture } from '../fixtures/server.js';
 import { agentTag, connectedPage, ensurePageAgentBuilt, openPage } from './harness.js';
 
@@ -19,10 +19,12 @@ describe('frameworks an app brings in late', () => {
       '/': `<!doctype html><html><head><title>Late</title>${agentTag(bridge)}</head><body><main id="root"></main></body></html>`,
     });
     const tab = await (await launchBrowser()).newPage();
+    // the page's clock is the test's: it runs as usual, and jumps past the detections when told
+    await tab.clock.install();
     const page = await openPage(bridge, tab, `${site.url}/`);
     expect(page.frameworks).not.toContain('Chakra UI');
     // past the agent's last timed detection (3 s after it starts): only a change to the page can bring it in now
-    await sleep(3500);
+    await tab.clock.fastForward(3500);
     await tab.evaluate(() => {
       const button = document.createElement('button');
       button.className = 'chakra-button css-1x2y3z';
@@ -40,6 +42,7 @@ describe('frameworks an app brings in late', () => {
       '/': `<!doctype html><html><head><title>Slow claim</title>${agentTag(bridge)}</head><body><button class="chakra-button">Save</button></body></html>`,
     });
     const tab = await (await launchBrowser()).newPage();
+    await tab.clock.install();
     // the bridge is slow to answer the first claim: the agent sees the library (after load) before it has a page
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -49,7 +52,7 @@ describe('frameworks an app brings in late', () => {
       await route.continue();
     });
     await tab.goto(`${site.url}/`);
-    await sleep(1000); // past the detection 0.5 s after load
+    await tab.clock.fastForward(1000); // past the detection 0.5 s after load
     release();
     const page = await connectedPage(bridge, `${site.url}/`);
     await waitFor(() => page.frameworks.includes('Chakra UI'), 5000, 'Chakra UI named for the page');

@@ -7,7 +7,7 @@ import type { Json, LogEntry } from '../../bridge/protocol/index.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { sleep, waitFor } from '../helpers/wait.js';
 
 /**
@@ -121,7 +121,7 @@ describe('"allow for this page" on a navigation', () => {
 
   it('is remembered for the origin the human saw, not for every origin', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const ran = await recordingPage(bridge);
     const agent = await connectAgent(bridge.url);
 

@@ -9,7 +9,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureWindowBuilt } from '../window/build-window.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const MB = 1024 * 1024;
@@ -40,7 +40,7 @@ describe("one agent cannot take the human's window from the others", () => {
   it("an agent's open asks stop at its byte budget, and another agent's ask still reaches the window and is answered", async () => {
     const bridge = await startBridge();
     const flooder = await connectAgent(bridge.url, { clientName: 'flooder' });
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     let opened = 0;
     let refusal = '';
     for (let i = 0; i < 40 && !refusal; i++) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBridge } from '../helpers/bridge.js';
-import { sleep } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { ensureWindowBuilt } from '../window/build-window.js';
 import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
 
@@ -26,7 +26,12 @@ describe('the window cannot be framed by a website', () => {
     expect(windowText.length).toBeGreaterThan(0);
 
     await tab.goto(`${evil.evilUrl}/`);
-    await sleep(2000);
+    // Chromium replaces a frame refused by frame-ancestors with its own error page
+    await waitFor(
+      () => tab.frames().some((f) => f !== tab.mainFrame() && f.url().startsWith('chrome-error:')),
+      15_000,
+      'the framed window to be refused',
+    );
     const child = tab.frames().find((f) => f !== tab.mainFrame());
     const text = child ? await child.evaluate('document.body ? document.body.innerText : ""').catch(() => '') : '';
     // Chromium replaces a frame refused by frame-ancestors with its own error page

@@ -1,23 +1,13 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, startBridge } from '../helpers/bridge.js';
-import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ensureWindowBuilt } from './build-window.js';
+import { openWindowPage } from './window-page.js';
 
 beforeAll(async () => {
   await ensureWindowBuilt();
 }, 150_000);
-
-async function openWindow(uiUrl: string, colorScheme: 'light' | 'dark', width = 1280): Promise<Page> {
-  const browser = await launchBrowser();
-  const page = await browser.newPage();
-  await page.emulateMedia({ colorScheme });
-  await page.setViewportSize({ width, height: 900 });
-  await page.goto(uiUrl);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
-  return page;
-}
 
 /**
  * The contrast of each selector's text against what is behind it, measured in the page: colours go through a
@@ -96,7 +86,7 @@ describe('access', () => {
         prompt: 'claude wants to run a script in the page',
         command: { cmd: 'Runtime.evaluate', args: { expression: '1' } },
       });
-      const page = await openWindow(bridge.uiUrl, scheme);
+      const page = await openWindowPage(bridge.uiUrl, { colorScheme: scheme });
       const card = page.getByRole('article', { name: 'Confirm from claude' }).first();
       await card.click({ position: { x: 5, y: 5 } });
       await card.getByRole('button', { name: 'Reject…' }).click();
@@ -134,7 +124,7 @@ describe('access', () => {
   it('announces a new ask in a polite live region, and every control is reachable with Tab', async () => {
     const bridge = await startBridge();
     const claude = await connectAgent(bridge.url, { clientName: 'claude' });
-    const page = await openWindow(bridge.uiUrl, 'light');
+    const page = await openWindowPage(bridge.uiUrl);
     await claude.callTool({
       name: 'user_input',
       arguments: { prompt: 'Name of the release branch?', async: true, timeoutMs: 60_000 },
@@ -171,7 +161,7 @@ describe('access', () => {
   it('at 360 px the side panels fold into a drawer that opens, shows the agents, and closes on Esc', async () => {
     const bridge = await startBridge();
     await connectAgent(bridge.url, { clientName: 'claude' });
-    const page = await openWindow(bridge.uiUrl, 'light', 360);
+    const page = await openWindowPage(bridge.uiUrl, { width: 360 });
     const agents = page.getByRole('region', { name: 'agents', exact: true });
     expect(await agents.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Agents', exact: true }).click({ timeout: 5000 });

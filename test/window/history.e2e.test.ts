@@ -6,17 +6,11 @@ import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { ensureWindowBuilt } from './build-window.js';
+import { openWindowPage } from './window-page.js';
 
 beforeAll(async () => {
   await ensureWindowBuilt();
 }, 150_000);
-
-async function openWindow(uiUrl: string): Promise<Page> {
-  const page = await (await launchBrowser()).newPage();
-  await page.goto(uiUrl);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
-  return page;
-}
 
 /** history rows whose text is exactly `text` */
 const rows = (page: Page, text: string) => page.locator('.message-text').getByText(text, { exact: true });
@@ -36,7 +30,7 @@ describe('inbox history in the window', () => {
         });
         expect(res.status).toBe(200);
       }
-      const page = await openWindow(bridge.uiUrl);
+      const page = await openWindowPage(bridge.uiUrl);
       await rows(page, 'note #130').waitFor();
       expect(await page.locator('.message').count()).toBe(100);
       expect(await rows(page, 'note #30').count()).toBe(0);
@@ -61,7 +55,7 @@ describe('inbox history in the window', () => {
     }
     await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'claude', text: 'only for claude' } });
     await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'cursor', text: 'only for cursor' } });
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     await rows(page, 'only for cursor').waitFor();
     await page
       .getByRole('navigation', { name: 'agents' })
@@ -77,7 +71,7 @@ describe('inbox history in the window', () => {
     const claude = await connectAgent(bridge.url, { clientName: 'claude' });
     await claude.callTool({ name: 'aiti_hello', arguments: { agentId: 'claude' } });
     await http(`${bridge.url}/bridge/push`, { token: bridge.token, body: { to: 'claude', text: 'before the drop' } });
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     await rows(page, 'before the drop').waitFor();
 
     const reconnecting = page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor();
@@ -118,7 +112,7 @@ describe('pages, origins and the composer shortcut', () => {
   it('lists a held origin and allows it with one click', async () => {
     const bridge = await startBridge();
     await ScriptedPage.connect(bridge.url, { url: 'http://192.168.1.20:3000/', origin: 'http://192.168.1.20:3000' });
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     const held = page.locator('.held li', { hasText: 'http://192.168.1.20:3000' });
     await held.waitFor();
     await held.getByRole('button', { name: 'Allow' }).click();
@@ -130,7 +124,7 @@ describe('pages, origins and the composer shortcut', () => {
     const bridge = await startBridge();
     const claude = await connectAgent(bridge.url, { clientName: 'claude' });
     await claude.callTool({ name: 'aiti_hello', arguments: { agentId: 'claude' } });
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     const recipient = page.getByRole('combobox', { name: 'recipient' });
     await page.locator('.panel[aria-label="agents"] .row-title', { hasText: 'claude' }).click();
     expect(await recipient.inputValue()).toBe('claude');

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { AskUpdate } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
-import { openWindow as openStream } from '../helpers/window.js';
+import { windowClient as openStream } from '../helpers/window.js';
 import { ensureWindowBuilt } from './build-window.js';
 import { helloAgent, openWindowPage, outcomeOf, settled } from './window-page.js';
 

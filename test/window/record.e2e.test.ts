@@ -5,7 +5,7 @@ import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { pairDevice } from '../helpers/device.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 import { ensureWindowBuilt } from './build-window.js';
 import { openWindowPage } from './window-page.js';
 
@@ -55,7 +55,7 @@ describe('what was allowed is on record', () => {
   it('History and both exports show every page command whole and who decided, for 40 of 40 asks', async () => {
     const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
     const phone = (await pairDevice(bridge, 'Ana’s Pixel')).token;
-    const desk = await openWindow(bridge);
+    const desk = await windowClient(bridge);
     const answer = (body: Record<string, unknown>, onPhone: boolean) =>
       onPhone ? http(`${bridge.remote?.url}/bridge/answer`, { token: phone, body }) : desk.act(body);
     const tab = await ScriptedPage.connect(bridge.url, { url: 'http://localhost:3000/orders', handler: () => 1 });

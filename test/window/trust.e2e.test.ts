@@ -1,12 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AskOutcome } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
-import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureWindowBuilt } from './build-window.js';
+import { openWindowPage } from './window-page.js';
 
 beforeAll(async () => {
   await ensureWindowBuilt();
@@ -20,20 +19,12 @@ async function agent(url: string, agentId: string): Promise<Client> {
 
 const outcome = (result: unknown) => AskOutcome.parse((result as { structuredContent?: unknown }).structuredContent);
 
-async function openWindow(uiUrl: string): Promise<Page> {
-  const browser = await launchBrowser();
-  const page = await browser.newPage();
-  await page.goto(uiUrl);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
-  return page;
-}
-
 describe('the Enter race', () => {
   it('a card that arrives 150 ms before Enter is not answered: Enter goes to the card the human was on', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
     const cursor = await agent(bridge.url, 'cursor');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
 
     const confirm = claude.callTool({
       name: 'user_confirm',
@@ -72,7 +63,7 @@ describe('the Enter race', () => {
   it('a new card never moves the card the human is on', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     void claude.callTool({ name: 'user_confirm', arguments: { prompt: 'First?', timeoutMs: 60_000, async: true } });
     const first = page.getByRole('article', { name: 'Confirm from claude' });
     await first.click({ position: { x: 5, y: 5 } });
@@ -85,7 +76,7 @@ describe('the Enter race', () => {
 
   it('Enter never approves a page command, even on the active card after a long read', async () => {
     const bridge = await startBridge();
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     const ask = bridge.context.asks.create({
       kind: 'page_command',
       agentId: 'claude',
@@ -109,7 +100,7 @@ describe('every ask on record', () => {
   it('shows each ended card with its outcome, then History has every one of them after a reload', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     const card = (prompt: string) => page.locator('article.card', { hasText: prompt });
 
     // answered here

@@ -1,12 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AskOutcome, InboxResult } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
-import { launchBrowser } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureWindowBuilt } from './build-window.js';
+import { openWindowPage } from './window-page.js';
 
 beforeAll(async () => {
   await ensureWindowBuilt();
@@ -24,26 +23,11 @@ function outcome(result: unknown): AskOutcome {
   return AskOutcome.parse(structured);
 }
 
-async function openWindow(uiUrl: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const browser = await launchBrowser();
-  const page = await browser.newPage();
-  await page.emulateMedia({ colorScheme });
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  await page.goto(uiUrl);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
-  expect(problems).toEqual([]);
-  return page;
-}
-
 describe('the window against a real bridge', () => {
   it('shows a user_choose card with its countdown; picking with the keyboard returns that choice to the agent', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     expect(page.url()).not.toContain('token=');
 
     const call = claude.callTool({
@@ -73,7 +57,7 @@ describe('the window against a real bridge', () => {
   it('pauses the countdown on the server and resumes it', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     const call = claude.callTool({
       name: 'user_confirm',
       arguments: { prompt: 'Run the migration?', timeoutMs: 60_000 },
@@ -102,7 +86,7 @@ describe('the window against a real bridge', () => {
   it('pushes from the composer (Ctrl+K) into the agent inbox and shows the channel used', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     await page.locator('.panel[aria-label="agents"] .row-title', { hasText: 'claude' }).waitFor();
 
     await page.keyboard.press('Control+k');
@@ -122,7 +106,7 @@ describe('the window against a real bridge', () => {
 
   it('keeps the token across a reload without showing it in the address bar', async () => {
     const bridge = await startBridge();
-    const page = await openWindow(bridge.uiUrl);
+    const page = await openWindowPage(bridge.uiUrl);
     expect(page.url()).not.toContain(bridge.token);
     await page.reload();
     await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();

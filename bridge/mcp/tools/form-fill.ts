@@ -1,6 +1,5 @@
 import { PageCommands, type Raised, UiFillResult } from '../../protocol/index.js';
-import { changeSinceSnapshot } from '../outline-change.js';
-import { asObject, runPageCommand } from '../page-command.js';
+import { runPageCommand } from '../page-pipeline.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
@@ -15,7 +14,7 @@ export const formFill = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle({ pageId, frameId, ...args }, call) {
     const page = resolvePage(call, pageId);
-    const result = asObject(await runPageCommand(call, page, 'UI.fill', args, frameId ? { frameId } : {}));
+    const { result, outlineChange } = await runPageCommand(call, page, 'UI.fill', args, frameId ? { frameId } : {});
     const structured: Record<string, unknown> = { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result };
     const fill = UiFillResult.safeParse(result);
     if (!fill.success) return { structured };
@@ -34,9 +33,8 @@ export const formFill = defineTool({
     ]
       .filter(Boolean)
       .join('; ');
-    const diff = await changeSinceSnapshot(call, page, undefined);
-    if (diff) structured.outlineChange = diff.change;
-    return { structured, summary: `${summary}.`, text: diff?.text ?? '' };
+    if (outlineChange) structured.outlineChange = outlineChange.change;
+    return { structured, summary: `${summary}.`, text: outlineChange?.text ?? '' };
   },
 });
 

@@ -6,15 +6,11 @@ import {
   PUBLIC_COMMANDS,
   isPageCommand,
   pageCommand,
-  type Json,
   type PageCommandName,
   strictArgs,
 } from '../../protocol/index.js';
-import { confirmPageCommand } from '../../asks/page-gate.js';
-import { askerOf } from '../asker.js';
-import { changeSinceSnapshot, forgetOutline } from '../outline-change.js';
-import { waitAfterNavigation } from '../after-navigation.js';
-import { PAGE_MARGIN_MS, asObject, checkPageArgs, sendPageCommand } from '../page-command.js';
+import { checkPageArgs } from '../page-command.js';
+import { runPageCommand, type PageAnswer } from '../page-pipeline.js';
 import { resolvePage } from '../resolve-page.js';
 import { plainLines } from '../text.js';
 import { commandHelp } from '../tool-docs.js';
@@ -48,26 +44,15 @@ export const pageExec = defineTool({
     }
     const commandArgs = checkPageArgs(cmd, args, 'args.');
     const page = resolvePage(call, pageId);
-    await confirmPageCommand(call.bridge.asks, askerOf(call), page, cmd, asObject(commandArgs));
-    const result = await waitAfterNavigation(
-      call,
-      page,
-      commandArgs,
-      await sendPageCommand(call, page, cmd, commandArgs, {
-        ...(frameId ? { frameId } : {}),
-        timeoutMs: commandTimeout(call.bridge.config.commandTimeoutMs, cmd, commandArgs),
-      }),
-    );
-    const image = imageOf(cmd, asObject(result));
-    if (image) {
+    const answer = await runPageCommand(call, page, cmd, commandArgs, frameId ? { frameId } : {});
+    if (answer.image) {
       // the picture goes to the model as an image, not as base64 inside the JSON text
-      const { data: _data, ...rest } = asObject(result);
       return {
-        structured: { pageId: page.pageId, cmd, result: { ...rest, image: 'attached as image content' } },
-        images: [image],
+        structured: { pageId: page.pageId, cmd, result: { ...answer.result, image: 'attached as image content' } },
+        images: [answer.image],
       };
     }
-    return withChange(call, page, frameId, cmd, asObject(result));
+    return resultText(page.pageId, cmd, answer);
   },
 });
 
@@ -90,45 +75,14 @@ function confirmedCommands(): string {
   return `These wait for the human's yes: ${asked.join(', ')}.`;
 }
 
-/**
- * The result as plain lines; after an action that may change the page (Input.*, a same-document navigation), the
- * change of the outline since the agent's last snapshot follows it.
- */
-async function withChange(
-  call: Parameters<typeof changeSinceSnapshot>[0],
-  page: Parameters<typeof changeSinceSnapshot>[1],
-  frameId: string | undefined,
-  cmd: PageCommandName,
-  result: Record<string, Json>,
-): Promise<ToolResult> {
+/** The result as plain lines; after an action, how the outline changed since the agent's last snapshot follows. */
+function resultText(pageId: string, cmd: PageCommandName, { result, outlineChange }: PageAnswer): ToolResult {
   const { ok: _ok, ...shown } = result;
   const lines = Object.keys(shown).length ? plainLines(shown) : ['done'];
-  const structured: Record<string, unknown> = { pageId: page.pageId, cmd, result };
-  const leaving = typeof result.navigating === 'string' || result.reloaded === true;
-  const { navigates, changesOutline } = pageCommand(cmd);
-  const sameDocument = navigates === true && result.reloaded === false;
-  if (leaving) forgetOutline(call, page, frameId);
-  else if (changesOutline || sameDocument) {
-    const diff = await changeSinceSnapshot(call, page, frameId);
-    if (diff) {
-      structured.outlineChange = diff.change;
-      lines.push(diff.text);
-    }
+  const structured: Record<string, unknown> = { pageId, cmd, result };
+  if (outlineChange) {
+    structured.outlineChange = outlineChange.change;
+    lines.push(outlineChange.text);
   }
   return { structured, text: lines.join('\n') };
-}
-
-function imageOf(cmd: PageCommandName, result: Record<string, Json>): { data: string; mimeType: string } | undefined {
-  if (!pageCommand(cmd).image) return undefined;
-  const { data, mimeType } = result;
-  return typeof data === 'string' && typeof mimeType === 'string' && mimeType.startsWith('image/')
-    ? { data, mimeType }
-    : undefined;
-}
-
-/** A command with its own timeout (Page.waitFor) may wait that long: the bridge waits that plus the round trip. */
-function commandTimeout(defaultMs: number, cmd: PageCommandName, args: Json): number {
-  if (!pageCommand(cmd).ownTimeout) return defaultMs;
-  const own = args && typeof args === 'object' && !Array.isArray(args) ? args.timeoutMs : undefined;
-  return typeof own === 'number' ? Math.max(defaultMs, own + PAGE_MARGIN_MS) : defaultMs;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoTime, type LogEntry, strictArgs } from '../../protocol/index.js';
 import { isConnected } from '../../pages/registry.js';
-import { runPageCommand } from '../page-command.js';
+import { runPageCommand } from '../page-pipeline.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';

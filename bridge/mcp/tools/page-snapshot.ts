@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { FrameId, PageCommands, SnapshotResult, strictArgs } from '../../protocol/index.js';
 import { rememberOutline } from '../outline-change.js';
-import { asObject, runPageCommand } from '../page-command.js';
+import { runPageCommand } from '../page-pipeline.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
@@ -24,7 +24,7 @@ export const pageSnapshot = defineTool({
   async handle({ pageId, frameId, target, depth }, call) {
     const page = resolvePage(call, pageId);
     const options = { ...(target !== undefined ? { target } : {}), ...(depth !== undefined ? { depth } : {}) };
-    const result = asObject(await runPageCommand(call, page, 'Snapshot.take', options, frameId ? { frameId } : {}));
+    const { result } = await runPageCommand(call, page, 'Snapshot.take', options, frameId ? { frameId } : {});
     const structured = { pageId: page.pageId, ...(frameId ? { frameId } : {}), ...result };
     const snapshot = SnapshotResult.safeParse(result);
     if (!snapshot.success) return { structured };

@@ -1,5 +1,5 @@
 import { PageCommands, UiScanResult, type UiSurface } from '../../protocol/index.js';
-import { asObject, runPageCommand } from '../page-command.js';
+import { runPageCommand } from '../page-pipeline.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
@@ -13,7 +13,7 @@ export const selfUi = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle({ pageId, frameId, ...args }, call) {
     const page = resolvePage(call, pageId);
-    const result = asObject(await runPageCommand(call, page, 'UI.scan', args, frameId ? { frameId } : {}));
+    const { result } = await runPageCommand(call, page, 'UI.scan', args, frameId ? { frameId } : {});
     const scan = UiScanResult.safeParse(result);
     const surfaces = scan.success ? [...scan.data.dialogs, ...scan.data.forms] : [];
     return {

@@ -1,7 +1,7 @@
 import { PageCommands } from '../../protocol/index.js';
 import { isConnected } from '../../pages/registry.js';
 import { resolvePage } from '../resolve-page.js';
-import { checkPageArgs } from '../page-command.js';
+import { checkPageArgs, startPageCommand } from '../page-command.js';
 import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
 
@@ -19,6 +19,14 @@ export const userNotify = defineTool({
     const bound = agent.pageId ? bridge.pages.get(agent.pageId) : undefined;
     const page = pageId ? resolvePage(call, pageId) : bound && isConnected(bound) ? bound : undefined;
     const title = args.title !== undefined ? { title: args.title } : {};
+    // the page's copy first: a command the gate refuses leaves nothing notified. Its answer is not awaited: a
+    // notification never holds the agent; a page that cannot show it only loses the copy there.
+    if (page) {
+      const { answer } = await startPageCommand(call, page, 'User.notify', notice);
+      answer.catch((error: Error) =>
+        bridge.log.child('asks').warn(`User.notify on ${page.pageId} failed: ${error.message}`),
+      );
+    }
     // on record in History (and over a reload), as the human's, never as a message the agent must read
     await bridge.inbox.add(
       agent.agentId,
@@ -31,14 +39,6 @@ export const userNotify = defineTool({
       ...title,
       ...(page ? { pageId: page.pageId } : {}),
     });
-    if (page) {
-      // Not awaited: a notification never holds the agent; a page that cannot show it only loses the copy there.
-      bridge.requests
-        .send(page, 'User.notify', notice)
-        .catch((error: Error) =>
-          bridge.log.child('asks').warn(`User.notify on ${page.pageId} failed: ${error.message}`),
-        );
-    }
     return {
       structured: { notified: true, windows: bridge.hub.watchers, ...(page ? { pageId: page.pageId } : {}) },
       summary: `the human was notified${page ? ` (also on page ${page.pageId})` : ''}`,

@@ -1,7 +1,7 @@
 import { MAX_ASK_TIMEOUT_MS, PageCommands, PickResult } from '../../protocol/index.js';
 import { askHuman } from '../asker.js';
 import type { Asks } from '../../asks/asks.js';
-import { checkPageArgs } from '../page-command.js';
+import { checkPageArgs, startPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, pageId, waitFlag } from './args.js';
@@ -20,7 +20,7 @@ export const userPickElement = defineTool({
   handle: async (args, call) => {
     const page = resolvePage(call, args.pageId);
     const pick = checkPageArgs('User.pick', { prompt: args.prompt });
-    const { asks, requests } = call.bridge;
+    const { asks } = call.bridge;
     return askHuman(
       call,
       {
@@ -34,18 +34,24 @@ export const userPickElement = defineTool({
         wait: args.wait ?? false,
         onOpen: (ask) => {
           // The ask owns the countdown (the window may pause it), so the page request waits as long as an ask can.
-          requests.send(page, 'User.pick', pick, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
-            (result) => endWithPick(asks, ask.askId, result),
-            (error: Error) =>
-              asks.end(ask.askId, 'cancelled', {
-                text: `the page could not pick: ${error.message}`,
-                said: { code: 'pick_failed' },
-              }),
-          );
+          startPageCommand(call, page, 'User.pick', pick, { timeoutMs: MAX_ASK_TIMEOUT_MS })
+            .then(({ answer }) => answer)
+            .then(
+              (result) => endWithPick(asks, ask.askId, result),
+              (error: Error) =>
+                asks.end(ask.askId, 'cancelled', {
+                  text: `the page could not pick: ${error.message}`,
+                  said: { code: 'pick_failed' },
+                }),
+            );
           // Ended in the window (rejected, timed out, cancelled): take the picker off the page.
-          void ask.outcome.then((outcome) => {
-            if (outcome.status !== 'answered') requests.send(page, 'User.pickEnd', {}).catch(() => undefined);
-          });
+          void ask.outcome
+            .then(async (outcome) => {
+              if (outcome.status === 'answered') return;
+              const { answer } = await startPageCommand(call, page, 'User.pickEnd', {});
+              await answer;
+            })
+            .catch(() => undefined);
         },
       },
     );
