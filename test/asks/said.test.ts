@@ -84,7 +84,7 @@ describe('what the bridge says to the human is a code the window translates', ()
 
   it('a pick that ends on the page says how as a code: closed with Esc, timed out, replaced, or failed', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const endings: Record<string, Json> = {
       closed: { picked: false, reason: 'cancelled' },
       late: { picked: false, reason: 'timeout' },

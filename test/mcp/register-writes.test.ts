@@ -122,7 +122,7 @@ describe('--register-shim writes each config whole, with dated backups', () => {
       ]),
     );
     const { home, file } = claudeHome({ numStartups: 0, mcpServers: {}, projects });
-    const loops = 100;
+    const loops = 40;
     const client = spawn(
       process.execPath,
       [

@@ -4,7 +4,7 @@ import { setLanguage } from '../../renderer/src/i18n/index.js';
 import { sayFailure } from '../../renderer/src/refusal.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { openWindow } from '../helpers/window.js';
+import { windowClient } from '../helpers/window.js';
 
 /** What the window's own API client (renderer/src/api.ts) throws for a call, said as the card says it. */
 async function failureOf(call: Promise<unknown>): Promise<string> {
@@ -26,7 +26,7 @@ afterEach(() => {
 describe("a refused answer is said in the human's language", () => {
   it('an answer to a question that already ended: what became of it first, the bridge’s own words after', async () => {
     const bridge = await startBridge();
-    const window = await openWindow(bridge);
+    const window = await windowClient(bridge);
     const agent = await connectAgent(bridge.url, { clientName: 'codex' });
     await agent.callTool({ name: 'user_confirm', arguments: { prompt: 'Deploy?', async: true } });
     const card = await window.nextAsk();
