@@ -28,9 +28,17 @@ export function chipsIn(root: Element, box: Element): Chip[] {
     while (chip && chip !== root && !textBeside(chip, remove)) chip = chip.parentElement;
     if (!chip || chip === root || chip.contains(box) || seen.has(chip) || !isVisible(chip)) continue;
     seen.add(chip);
+    // a chip has one remove control: a row of buttons (a dialog's Cancel and Save beside a Headless UI Listbox
+    // with no form around it) is not a chip, and pressing one of them is not removing a value
+    if (othersIn(chip, remove)) continue;
     chips.push({ text: textBeside(chip, remove), remove });
   }
   return chips;
+}
+
+/** Whether `chip` holds a remove-like control other than `remove` (and than its parts or its wrappers). */
+function othersIn(chip: Element, remove: Element): boolean {
+  return [...chip.querySelectorAll(REMOVE)].some((o) => o !== remove && !remove.contains(o) && !o.contains(remove));
 }
 
 /** The text of `chip` without that of its remove control (a "×" glyph, an aria-label read as text). */
