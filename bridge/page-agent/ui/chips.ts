@@ -10,7 +10,10 @@ import { isVisible, normalize } from '../dom/visible.js';
 
 /** A control that removes one value: a button, an element named or classed remove/delete. */
 const REMOVE =
-  'button, [role=button], [aria-label*=remove i], [aria-label*=delete i], [class*=remove i], [class*=delete i]';
+  'button, [role=button], [aria-label*=remove i], [aria-label*=delete i], [class*=remove i], [class*=delete i], [class*=close i]';
+
+/** A class that names a chip, tag or pill (Vuetify's `v-chip`, Element Plus's `el-tag`), not one of its parts. */
+const CHIP_CLASS = /(?:^|[-_])(?:chip|tag|pill)$/i;
 
 export interface Chip {
   text: string;
@@ -33,7 +36,23 @@ export function chipsIn(root: Element, box: Element): Chip[] {
     if (othersIn(chip, remove)) continue;
     chips.push({ text: textBeside(chip, remove), remove });
   }
-  return chips;
+  return chips.length ? chips : namedChips(root, box);
+}
+
+/** Chips with no remove control (Vuetify's `chips` without `closable-chips`), known by their class name. */
+function namedChips(root: Element, box: Element): Chip[] {
+  const named = [...root.querySelectorAll('[class]')].filter(
+    (el) =>
+      typeof el.className === 'string' &&
+      el.className.split(/\s+/).some((c) => CHIP_CLASS.test(c)) &&
+      !el.contains(box) &&
+      isVisible(el),
+  );
+  // the outermost of nested matches is the chip
+  return named
+    .filter((el) => !named.some((other) => other !== el && other.contains(el)))
+    .map((el) => ({ text: normalize(contentText(el, 200)) }))
+    .filter((chip) => chip.text);
 }
 
 /** Whether `chip` holds a remove-like control other than `remove` (and than its parts or its wrappers). */
