@@ -134,7 +134,7 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
     const option = match(options, w);
     if (option) return [await pressOption(option, combo)];
   }
-  await closeOptions(combo, before);
+  await closeOptions(combo, before, Boolean(list));
   // a long or virtual list shows only some options until a filter is typed: look for the others that way
   for (const [i, w] of wanted.entries()) {
     if (labels[i] !== undefined) continue;
@@ -143,7 +143,7 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
     multi ||= isMultiChoice(combo, filtered.list);
     const option =
       match(filtered.options, w) ?? (filtered.list ? await awaitOption(combo, filtered.list, w) : undefined);
-    await closeOptions(combo, before);
+    await closeOptions(combo, before, Boolean(filtered.list));
     if (!option) throw noSuchOption(what, w, options);
     labels[i] = optionText(option);
   }

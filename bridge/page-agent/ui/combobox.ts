@@ -209,12 +209,13 @@ export async function openOptions(
  * Closes the list and puts back the text the widget's box held before a filter was typed (`before`): emptying it
  * instead would clear a single-value Autocomplete, which takes an empty box as "no value".
  */
-export async function closeOptions(combo: Element, before: string): Promise<void> {
+export async function closeOptions(combo: Element, before: string, opened = true): Promise<void> {
   if (isTextControl(combo) && !combo.readOnly && combo.value !== before) {
     setNativeValue(combo, before);
     fireInput(combo, before);
   }
-  await close(combo);
+  // no list opened: nothing to close, and an Escape would reach a dialog around the box and close it
+  if (opened) await close(combo);
 }
 
 /** The error for an option the list does not have, naming (up to 30 of) those it has. */
