@@ -29,7 +29,10 @@ export type FixtureName =
   | 'next-app'
   | 'angular-app'
   // the held-out set (test/fixtures-heldout): written from each library's docs after the page agent's changes
-  | 'heldout-react';
+  | 'heldout-react'
+  | 'heldout-vue'
+  | 'heldout-svelte'
+  | 'heldout-angular';
 
 interface FixtureSpec {
   /** served by Vite with these plugins, or by `next dev` */
@@ -133,6 +136,44 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
       '@dnd-kit/sortable',
       '@dnd-kit/utilities',
     ],
+  },
+  'heldout-vue': {
+    root: '../fixtures-heldout/vue-app',
+    plugins: () => [vue()],
+    deps: [
+      'vue',
+      'vuetify',
+      'vuetify/components',
+      'vuetify/directives',
+      'primevue/config',
+      '@primeuix/themes/aura',
+      ...['autocomplete', 'button', 'datepicker', 'dialog', 'inputnumber', 'multiselect', 'select', 'toggleswitch'].map(
+        (name) => `primevue/${name}`,
+      ),
+      'element-plus',
+    ],
+  },
+  'heldout-svelte': {
+    root: '../fixtures-heldout/svelte-app',
+    plugins: () => [svelte()],
+    deps: [
+      'svelte',
+      'svelte/internal/client',
+      'svelte/internal/disclose-version',
+      'bits-ui',
+      '@internationalized/date',
+    ],
+  },
+  'heldout-angular': {
+    root: '../fixtures-heldout/angular-app',
+    plugins: () => [
+      asApp(() =>
+        angular({
+          tsconfig: fileURLToPath(new URL('../fixtures-heldout/angular-app/tsconfig.app.json', import.meta.url)),
+        }),
+      ),
+    ],
+    deps: [],
   },
   'svelte-app': {
     plugins: () => [svelte()],

@@ -211,7 +211,18 @@ export function labelText(el: Element): string {
     const text = [...labels].map((l) => controlFreeText(l)).join(' ');
     if (normalize(text)) return normalize(text);
   }
-  return '';
+  return forLabelText(el);
+}
+
+/**
+ * The text of a label whose `for` names an element HTML cannot label (PrimeVue's Select puts `labelId` on a span
+ * with role=combobox): the browser does not tie them, but a person reads it as the field's label.
+ */
+export function forLabelText(el: Element): string {
+  if (!el.id || 'labels' in el || !el.getAttribute('role')) return '';
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const label = root.querySelector?.(`label[for="${CSS.escape(el.id)}"]`);
+  return label ? normalize(controlFreeText(label)) : '';
 }
 
 /** A label's text without the text of the control inside it (a wrapping label contains its select's options). */

@@ -10,7 +10,10 @@ import { isVisible, normalize } from '../dom/visible.js';
 
 /** A control that removes one value: a button, an element named or classed remove/delete. */
 const REMOVE =
-  'button, [role=button], [aria-label*=remove i], [aria-label*=delete i], [class*=remove i], [class*=delete i]';
+  'button, [role=button], [aria-label*=remove i], [aria-label*=delete i], [class*=remove i], [class*=delete i], [class*=close i]';
+
+/** A class that names a chip, tag or pill (Vuetify's `v-chip`, Element Plus's `el-tag`), not one of its parts. */
+const CHIP_CLASS = /(?:^|[-_])(?:chip|tag|pill)$/i;
 
 export interface Chip {
   text: string;
@@ -28,9 +31,33 @@ export function chipsIn(root: Element, box: Element): Chip[] {
     while (chip && chip !== root && !textBeside(chip, remove)) chip = chip.parentElement;
     if (!chip || chip === root || chip.contains(box) || seen.has(chip) || !isVisible(chip)) continue;
     seen.add(chip);
+    // a chip has one remove control: a row of buttons (a dialog's Cancel and Save beside a Headless UI Listbox
+    // with no form around it) is not a chip, and pressing one of them is not removing a value
+    if (othersIn(chip, remove)) continue;
     chips.push({ text: textBeside(chip, remove), remove });
   }
-  return chips;
+  return chips.length ? chips : namedChips(root, box);
+}
+
+/** Chips with no remove control (Vuetify's `chips` without `closable-chips`), known by their class name. */
+function namedChips(root: Element, box: Element): Chip[] {
+  const named = [...root.querySelectorAll('[class]')].filter(
+    (el) =>
+      typeof el.className === 'string' &&
+      el.className.split(/\s+/).some((c) => CHIP_CLASS.test(c)) &&
+      !el.contains(box) &&
+      isVisible(el),
+  );
+  // the outermost of nested matches is the chip
+  return named
+    .filter((el) => !named.some((other) => other !== el && other.contains(el)))
+    .map((el) => ({ text: normalize(contentText(el, 200)) }))
+    .filter((chip) => chip.text);
+}
+
+/** Whether `chip` holds a remove-like control other than `remove` (and than its parts or its wrappers). */
+function othersIn(chip: Element, remove: Element): boolean {
+  return [...chip.querySelectorAll(REMOVE)].some((o) => o !== remove && !remove.contains(o) && !o.contains(remove));
 }
 
 /** The text of `chip` without that of its remove control (a "×" glyph, an aria-label read as text). */

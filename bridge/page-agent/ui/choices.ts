@@ -3,6 +3,7 @@ import { clickSequence } from '../act/events.js';
 import { chipsIn, hiddenSelection, splitList } from './chips.js';
 import { widgetRoot } from './field.js';
 import {
+  awaitOption,
   chooseOption,
   closeOptions,
   fold,
@@ -35,11 +36,23 @@ export function isMultiChoice(combo: Element, list?: Element): boolean {
     list?.querySelector(multi)
   )
     return true;
+  if (list && popupSaysMultiple(list)) return true;
   const root = widgetRoot(combo);
   if (root.querySelector('select[multiple]')) return true;
   if (chipsIn(root, combo).length) return true;
   // empty: nothing to see yet but the library's own mark
   return Boolean(combo.closest('.ant-select-multiple, .ant-select-tags'));
+}
+
+/**
+ * Whether the popup around a list is marked as one of a multiple select by its class (Element Plus's
+ * `el-select-dropdown is-multiple`, whose listbox has no aria-multiselectable): the list and a few wrappers up.
+ */
+function popupSaysMultiple(list: Element): boolean {
+  let node: Element | null = list;
+  for (let depth = 0; node && depth < 5 && node !== node.ownerDocument.body; depth++, node = node.parentElement)
+    if (typeof node.className === 'string' && /(?:^|[\s_-])(?:is-)?multiple\b/i.test(node.className)) return true;
+  return false;
 }
 
 /** The values a multi-value widget holds now, as the person sees them. */
@@ -88,15 +101,21 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
   // the box's text before anything is typed: a single-value Autocomplete shows its value there
   const before = isTextControl(combo) ? combo.value : '';
   const shown = shownChoices(combo);
-  const { list, options } = await openOptions(combo, undefined, what);
-  const multi = isMultiChoice(combo, list);
+  const typed = isTextControl(combo) && !combo.readOnly;
+  // a remote search (Element Plus `remote`) shows no list until something is typed: its options are looked for
+  // by typing each wanted value below
+  const { list, options } = await openOptions(combo, undefined, what).catch((error: unknown) => {
+    if (!typed || !(error instanceof OptionError)) throw error;
+    return { list: undefined, options: [] as Element[] };
+  });
+  let multi = isMultiChoice(combo, list);
   const listedSelected = selectedIn(options);
   const held = [...new Set([...shown, ...listedSelected])];
   const labels = wanted.map((w) => {
     const option = match(options, w);
     return option ? optionText(option) : held.find((h) => fold(h) === fold(w));
   });
-  if (!multi && wanted.length !== 1) {
+  if (!multi && wanted.length !== 1 && list) {
     await closeOptions(combo, before);
     throw new OptionError(
       `${what} holds one value, so give it one string (got ${wanted.length}: ${JSON.stringify(wanted)})`,
@@ -115,19 +134,25 @@ export async function chooseOptions(combo: Element, wanted: string[], what: stri
     const option = match(options, w);
     if (option) return [await pressOption(option, combo)];
   }
-  await closeOptions(combo, before);
+  await closeOptions(combo, before, Boolean(list));
   // a long or virtual list shows only some options until a filter is typed: look for the others that way
   for (const [i, w] of wanted.entries()) {
     if (labels[i] !== undefined) continue;
     if (!isTextControl(combo) || combo.readOnly) throw noSuchOption(what, w, options);
-    const filtered = await openOptions(combo, w, what).catch(() => ({ options: [] as Element[] }));
-    const option = match(filtered.options, w);
-    await closeOptions(combo, before);
+    const filtered = await openOptions(combo, w, what).catch(() => ({ list: undefined, options: [] as Element[] }));
+    multi ||= isMultiChoice(combo, filtered.list);
+    const option =
+      match(filtered.options, w) ?? (filtered.list ? await awaitOption(combo, filtered.list, w) : undefined);
+    await closeOptions(combo, before, Boolean(filtered.list));
     if (!option) throw noSuchOption(what, w, options);
     labels[i] = optionText(option);
   }
   // a label asked for twice is pressed once (a second press would deselect it)
   const chosen = labels.reduce<string[]>((acc, l) => (l === undefined || has(acc, l) ? acc : [...acc, l]), []);
+  if (!multi && chosen.length > 1)
+    throw new OptionError(
+      `${what} holds one value, so give it one string (got ${wanted.length}: ${JSON.stringify(wanted)})`,
+    );
   if (!multi) return [await chooseOption(combo, chosen[0] ?? '', what)];
   for (const label of held) if (!has(chosen, label)) await deselect(combo, label, listedSelected, what);
   for (const label of chosen) if (!has(held, label)) await chooseOption(combo, label, what, false);

@@ -63,9 +63,20 @@ function visibleOptions(root: Element | Document): Element[] {
   return [...root.querySelectorAll('.ant-select-item-option')].filter(pressable);
 }
 
-/** A list open now: visible, with options, and not one still fading out after it closed (Ant Design's `-leave`). */
+/**
+ * Whether a list, or the overlay a few wrappers up, is fading out after it closed: Ant Design's `-leave`, a Vue
+ * transition's `-leave-active` / `-leave-to` (PrimeVue's overlay keeps the closed list there for its animation).
+ */
+function leaving(list: Element): boolean {
+  let node: Element | null = list;
+  for (let depth = 0; node && depth < 4 && node !== node.ownerDocument.body; depth++, node = node.parentElement)
+    if (typeof node.className === 'string' && /-leave(?:-active|-to|-from)?\b/.test(node.className)) return true;
+  return false;
+}
+
+/** A list open now: visible, with options, and not one still fading out after it closed. */
 function showing(list: Element): boolean {
-  return isVisible(list) && !/-leave\b/.test(list.className) && visibleOptions(list).length > 0;
+  return isVisible(list) && !leaving(list) && visibleOptions(list).length > 0;
 }
 
 /** The open list of options this widget controls, if it is showing. */
@@ -198,12 +209,13 @@ export async function openOptions(
  * Closes the list and puts back the text the widget's box held before a filter was typed (`before`): emptying it
  * instead would clear a single-value Autocomplete, which takes an empty box as "no value".
  */
-export async function closeOptions(combo: Element, before: string): Promise<void> {
+export async function closeOptions(combo: Element, before: string, opened = true): Promise<void> {
   if (isTextControl(combo) && !combo.readOnly && combo.value !== before) {
     setNativeValue(combo, before);
     fireInput(combo, before);
   }
-  await close(combo);
+  // no list opened: nothing to close, and an Escape would reach a dialog around the box and close it
+  if (opened) await close(combo);
 }
 
 /** The error for an option the list does not have, naming (up to 30 of) those it has. */
@@ -220,13 +232,28 @@ export function noSuchOption(what: string, wanted: string, options: Element[]): 
  * `closes` false). Returns the option's label; an OptionError lists what was offered.
  */
 export async function chooseOption(combo: Element, wanted: string, what: string, closes = true): Promise<string> {
-  const { options } = await openOptions(combo, wanted, what);
-  const option = match(options, wanted);
+  const { list, options } = await openOptions(combo, wanted, what);
+  const option = match(options, wanted) ?? (await awaitOption(combo, list, wanted));
   if (!option) {
     await close(combo);
     throw noSuchOption(what, wanted, options);
   }
   return pressOption(option, closes ? combo : undefined);
+}
+
+/**
+ * The option named `wanted` once a list that answers what was typed has loaded it (a remote search shows the last
+ * answer, or a loading line, for a moment): only for a text box that was typed into, for up to 1.5 s.
+ */
+export async function awaitOption(combo: Element, list: Element, wanted: string): Promise<Element | undefined> {
+  if (!isTextControl(combo) || combo.readOnly) return undefined;
+  for (let waited = 0; waited < 1500; waited += 50) {
+    await frame();
+    const now = openList(combo, new Set()) ?? (list.isConnected ? list : undefined);
+    const option = now ? match(visibleOptions(now), wanted) : undefined;
+    if (option) return option;
+  }
+  return undefined;
 }
 
 /** Presses an option of an open list, as a person clicks it; returns its label once a closing list has gone. */
@@ -308,9 +335,12 @@ export function shownChoice(combo: Element): string {
     const own = ownText(combo);
     if (own) return own;
   }
+  // Element Plus shows the chosen label in its placeholder's place, without `is-transparent` once it is a value
   const selection = combo
-    .closest('.ant-select, [data-radix-select-trigger], .MuiAutocomplete-root')
-    ?.querySelector('.ant-select-selection-item, .ant-select-content-has-value, .MuiChip-label');
+    .closest('.ant-select, [data-radix-select-trigger], .MuiAutocomplete-root, .el-select')
+    ?.querySelector(
+      '.ant-select-selection-item, .ant-select-content-has-value, .MuiChip-label, .el-select__placeholder:not(.is-transparent)',
+    );
   if (selection) return normalize(selection.getAttribute('title') || (selection as HTMLElement).innerText);
   if (isTextControl(combo)) return besideText(widgetRoot(combo), combo);
   return '';

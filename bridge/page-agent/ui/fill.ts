@@ -3,7 +3,7 @@ import type { PageCommandArgs } from '../../protocol/commands.js';
 import type { UiFillResult } from '../../protocol/snapshot.js';
 import { clickSequence } from '../act/events.js';
 import { label as describe } from '../dom/describe.js';
-import { nameOf, roleOf } from '../dom/aria.js';
+import { forLabelText, nameOf, roleOf } from '../dom/aria.js';
 import { isRef } from '../dom/refs.js';
 import { selectorFor, stableSelectorFor } from '../dom/selector.js';
 import { findAll, resolveTarget } from '../dom/targets.js';
@@ -44,8 +44,15 @@ function findField(key: string, fields: Element[]): Element | undefined {
   if (key.startsWith('css=') || key.startsWith('text=') || isRef(key)) return findAll(key)[0];
   const wanted = clean(key);
   const keys = (el: Element) =>
-    // Stryker disable next-line MethodExpression: equivalent, a missing name read as "" matches only a key that cleans to "", which the schema refuses
-    [fieldLabel(el), el.getAttribute('placeholder'), el.getAttribute('name'), el.id, el.getAttribute('aria-label')]
+    [
+      fieldLabel(el),
+      forLabelText(el),
+      el.getAttribute('placeholder'),
+      el.getAttribute('name'),
+      el.id,
+      el.getAttribute('aria-label'),
+    ]
+      // Stryker disable next-line MethodExpression: equivalent, a missing name read as "" matches only a key that cleans to "", which the schema refuses
       .filter((k): k is string => Boolean(k))
       .map(clean);
   return (
