@@ -62,7 +62,7 @@ export async function runCall(
       out.stderr(
         proof.kind === 'impostor'
           ? `aiti-bridge call: ${impostorText(target.where, proof.why)}\n`
-          : `aiti-bridge call: cannot reach the bridge at ${target.where} (${proof.why}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+          : `aiti-bridge call: cannot reach the bridge at ${target.where} (${proof.why}; the address came from ${target.from}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
       );
       return 3;
     }
@@ -82,7 +82,7 @@ export async function runCall(
       return 2;
     }
     out.stderr(
-      `aiti-bridge call: cannot reach the bridge at ${target.where} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+      `aiti-bridge call: cannot reach the bridge at ${target.where} (${describeFailure(error)}; the address came from ${target.from}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
     );
     return 3;
   }
