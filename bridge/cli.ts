@@ -96,6 +96,8 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    // the terminal it ran in is gone (an `ssh -t` session closed): close as on SIGTERM, the record removed
+    process.once('SIGHUP', () => stop('SIGHUP'));
   });
   return 0;
 }
