@@ -68,7 +68,7 @@ export async function checkBridge(
         : `nothing answers at ${bridge.url} (${cause ?? (error as Error).message})`;
   }
   logger.warn(
-    `  aiti-bridge: ${problem}; the URL came from ${bridge.from}. Pages will not connect until the bridge runs there: start it (npx aiti-bridge, or npm run bridge in its clone), or point the plugin at it with aitiBridge({ bridgeUrl: 'http://127.0.0.1:PORT' }) or AITI_BRIDGE_URL.`,
+    `  aiti-bridge: ${problem}; the URL came from ${bridge.from}. Pages will not connect until the bridge runs there: start it (aiti-bridge, installed from npm or, while the package is not on npm yet, from a clone's packed tarball; or npm run bridge in the clone), or point the plugin at it with aitiBridge({ bridgeUrl: 'http://127.0.0.1:PORT' }) or AITI_BRIDGE_URL.`,
   );
   return false;
 }

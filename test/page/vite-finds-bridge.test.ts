@@ -97,15 +97,22 @@ describe('the Vite plugin as README shows it, with the bridge on a random port',
 
     const tab = await (await launchBrowser()).newPage();
     await tab.goto(appUrl);
-    // `aiti-bridge call` finds the same bridge by the same rule, and lists the page
+    // README's step 5: `aiti-bridge call` finds the same bridge by the same rule, lists the page, snapshots it
+    let pageId = '';
     await waitFor(
       async () => {
         const status = await cli(['call', 'bridge_status'], { XDG_CONFIG_HOME: home });
-        return status.code === 0 && status.stdout.includes(appUrl);
+        pageId =
+          new RegExp(`^\\s+(\\S+) ${appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`, 'm').exec(status.stdout)?.[1] ??
+          '';
+        return status.code === 0 && pageId !== '';
       },
       30_000,
       'the page to connect to the bridge on its random port',
     );
+    const snapshot = await cli(['call', 'page_snapshot', JSON.stringify({ pageId })], { XDG_CONFIG_HOME: home });
+    expect(snapshot.stderr).toBe('');
+    expect(snapshot.stdout).toContain('hello');
   });
 
   it('says in the Vite terminal why pages will not connect when nothing answers, and where the URL came from', async () => {
