@@ -21,6 +21,7 @@ const kernel = [
   'bridge/errors.ts',
   'bridge/event-stream.ts',
   'bridge/limits.ts',
+  'bridge/locate.ts',
   'bridge/log.ts',
   'bridge/loopback.ts',
   'bridge/private-files.ts',
@@ -182,6 +183,8 @@ const importRules = [
       'bridge/shim/',
       protocol,
       'bridge/config.ts',
+      // where the bridge is: the one rule the Vite plugin, agent-token and the window's snippets follow too
+      'bridge/locate.ts',
       'bridge/log.ts',
       'bridge/version.ts',
       'bridge/mcp/tools/index.ts',
@@ -260,8 +263,8 @@ const importRules = [
   },
   {
     files: ['bridge/vite-plugin.ts'],
-    allow: ['vite', 'node:*'],
-    why: "the Vite plugin runs in the app's dev server, apart from the bridge",
+    allow: ['vite', 'bridge/locate.ts', 'bridge/config.ts', 'bridge/private-files.ts', 'node:*'],
+    why: "the Vite plugin runs in the app's dev server, apart from the bridge: it finds the bridge by the same rule as the CLI (locate.ts)",
   },
 ];
 

@@ -42,6 +42,7 @@ import { watchPages } from './pages/watch.js';
 import { watchOpenFile } from './pages/open-file.js';
 import { ResultSockets } from './pages/result-socket-routes.js';
 import { checkWritable, StartupError } from './startup-error.js';
+import { RUNNING_FILE, writeRunningRecord } from './locate.js';
 import { privateDir } from './private-files.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
@@ -228,6 +229,21 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
       })
     : undefined;
   const stopNotifier = notifier ? hub.subscribe(notifier.onEvent) : undefined;
+  // where it listens, for the Vite plugin, the shim, `call` and `agent-token` (bridge/locate.ts)
+  let forgetRecord = (): void => undefined;
+  try {
+    forgetRecord = writeRunningRecord(config.dataDir, {
+      pid: process.pid,
+      url,
+      ...(remote ? { remote: { url: remote.url, port: remote.port } } : {}),
+      version: context.version,
+      startedAt: new Date(context.startedAt).toISOString(),
+    });
+  } catch (error) {
+    log.warn(
+      `cannot write ${RUNNING_FILE} in the data dir (${(error as Error).message}): tools that look for this bridge need its URL (AITI_BRIDGE_URL)`,
+    );
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -243,6 +259,11 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         // answers reach their callers before the sockets close: no agent is left waiting on a dead stream.
         // sessions still open now are kept: their clients find them again when the bridge is back
         context.mcpSessions.stop();
+        try {
+          forgetRecord();
+        } catch (error) {
+          log.warn(`cannot remove ${RUNNING_FILE} from the data dir: ${(error as Error).message}`);
+        }
         const asksClosed = context.asks.close();
         context.requests.close();
         context.tarpit.close();

@@ -6,13 +6,16 @@ const USAGE = `aiti-bridge — connects AI coding agents (MCP) to the pages they
 
 Usage:
   aiti-bridge [options]              run the bridge (headless); prints its URLs on stderr
-  aiti-bridge --stdio [--mcp-auth]   MCP stdio server forwarding to the bridge at AITI_BRIDGE_URL (for MCP clients)
+  aiti-bridge --stdio [--mcp-auth]   MCP stdio server forwarding to the running bridge (for MCP clients)
   aiti-bridge --register-shim [--dry-run] [--unregister]
                                      add (or remove) the "aiti" shim entry in Claude Code, Cursor, VS Code, Codex, Gemini CLI
   aiti-bridge call [<tool> [json]]   run one tool against the running bridge and print its result (no tool: list)
   aiti-bridge agent-token create NAME [--expires 30d] | list | revoke NAME
                                      tokens for agents on other machines (the remote listener, --remote)
   aiti-bridge --help | --version
+
+Clients of the bridge (--stdio, call, agent-token, the Vite plugin) find it by --port, else AITI_BRIDGE_URL, else
+the running bridge's record in the data dir (<data-dir>/aiti-bridge/running.json), else http://127.0.0.1:8777.
 
 Options (flag > environment > default):
 ${configHelp()}
@@ -96,6 +99,8 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    // the terminal it ran in is gone (an `ssh -t` session closed): close as on SIGTERM, the record removed
+    process.once('SIGHUP', () => stop('SIGHUP'));
   });
   return 0;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Limits } from './limits.js';
+import { closest } from './protocol/strict.js';
 
 /** Bridge configuration (README "Configuration"): flag > environment > default. */
 export interface BridgeConfig {
@@ -392,7 +393,15 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
     const option = OPTIONS.find((o) => o.flag === flag);
-    if (!option) throw new ConfigError(`unknown option "${arg}" (see aiti-bridge --help)`);
+    if (!option) {
+      const near = flag.startsWith('--')
+        ? closest(
+            flag,
+            OPTIONS.map((o) => o.flag),
+          )
+        : undefined;
+      throw new ConfigError(`unknown option "${arg}"${near ? `; did you mean ${near}?` : ''} (see aiti-bridge --help)`);
+    }
     if (option.secret)
       throw new ConfigError(
         `${flag} is a secret, and a command line is read by every user of this machine (ps, /proc/<pid>/cmdline): set ${option.env ?? 'its environment variable'}, or write it to a file and give ${option.secret.file} <path>`,

@@ -31,13 +31,27 @@ export const PRIVATE_FILE = 0o600;
  * its mode could not be closed (a read-only file system, another owner), or undefined; a failed mkdir throws.
  */
 export function privateDir(dir: string): string | undefined {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  makeDirs(dir);
   if (process.platform === 'win32' || (statSync(dir).mode & 0o777) === PRIVATE_DIR) return undefined;
   try {
     chmodSync(dir, PRIVATE_DIR);
     return undefined;
   } catch (error) {
     return `cannot make ${dir} private (mode 700): ${(error as Error).message}`;
+  }
+}
+
+/**
+ * mkdir -p, 0700. Node's recursive mkdir reports ENOENT for a parent it could not make (a read-only file system
+ * says EROFS, a directory of another user EACCES): the parents are made one by one, so the error is the real one.
+ */
+function makeDirs(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirs(dirname(dir));
+    mkdirSync(dir, { mode: PRIVATE_DIR });
   }
 }
 

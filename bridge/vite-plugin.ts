@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { locateBridge, type LocatedBridge } from './locate.js';
 
 /**
  * `@aiti-ai/aiti-bridge/vite`: in `vite dev` only, adds the page agent script to every HTML page and marks each intrinsic
@@ -6,7 +7,10 @@ import { relative } from 'node:path';
  * source line. Production builds are untouched.
  */
 export interface AitiViteOptions {
-  /** where the bridge listens (default AITI_BRIDGE_URL or http://127.0.0.1:8777) */
+  /**
+   * where the bridge listens; default: AITI_BRIDGE_URL, else the running bridge's record in its data dir
+   * (AITI_BRIDGE_DATA_DIR or the default one), else http://127.0.0.1:8777 (bridge/locate.ts)
+   */
   bridgeUrl?: string;
   /** add data-source attributes to JSX elements (default true) */
   sourceAttributes?: boolean;
@@ -22,8 +26,51 @@ export interface AitiVitePlugin {
   apply: 'serve';
   enforce: 'pre';
   configResolved(config: { root: string }): void;
+  configureServer(server: DevServer): void;
   transformIndexHtml(): Array<{ tag: 'script'; attrs: Record<string, string>; injectTo: 'head-prepend' }>;
   transform(code: string, id: string): Promise<{ code: string; map: null } | null>;
+}
+
+/** What the plugin uses of Vite's dev server (written out for the same reason as AitiVitePlugin). */
+export interface DevServer {
+  config: { logger: { info(message: string): void; warn(message: string): void } };
+  httpServer: { once(event: 'listening', listener: () => void): unknown } | null;
+}
+
+/** How long the dev server's start waits for the bridge's health check before it says nothing answers. */
+const HEALTH_TIMEOUT_MS = 1000;
+
+/**
+ * Asks `<bridge>/bridge/health` once and says in the Vite terminal where the page agent comes from, or why the
+ * page will not connect: a plugin that fails only in the browser console leaves the person guessing.
+ */
+export async function checkBridge(
+  bridge: LocatedBridge,
+  logger: DevServer['config']['logger'],
+  fetcher: typeof fetch = fetch,
+): Promise<boolean> {
+  let problem: string;
+  try {
+    const response = await fetcher(`${bridge.url}/bridge/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    const body = (await response.json().catch(() => undefined)) as { ok?: unknown; version?: unknown } | undefined;
+    if (response.ok && body?.ok === true) {
+      logger.info(
+        `  aiti-bridge: pages load the page agent from ${bridge.url} (${String(body.version)}; found by ${bridge.from})`,
+      );
+      return true;
+    }
+    problem = `${bridge.url}/bridge/health answered ${response.status}, not as an aiti-bridge does`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    problem =
+      (error as Error).name === 'TimeoutError'
+        ? `nothing answered ${bridge.url}/bridge/health within ${HEALTH_TIMEOUT_MS} ms`
+        : `nothing answers at ${bridge.url} (${cause ?? (error as Error).message})`;
+  }
+  logger.warn(
+    `  aiti-bridge: ${problem}; the URL came from ${bridge.from}. Pages will not connect until the bridge runs there: start it (aiti-bridge, installed from npm or, while the package is not on npm yet, from a clone's packed tarball; or npm run bridge in the clone), or point the plugin at it with aitiBridge({ bridgeUrl: 'http://127.0.0.1:PORT' }) or AITI_BRIDGE_URL.`,
+  );
+  return false;
 }
 
 interface Node {
@@ -134,10 +181,12 @@ export function vueTemplateWithSources(code: string, file: string): string {
 }
 
 export function aitiBridge(options: AitiViteOptions = {}): AitiVitePlugin {
-  const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(
-    /(?<!\/)\/+$/,
-    '',
-  );
+  // found again for every page load: a bridge restarted on another port is picked up on reload
+  const locate = () =>
+    locateBridge({
+      env: process.env,
+      ...(options.bridgeUrl ? { flag: { url: options.bridgeUrl, name: "the plugin's bridgeUrl option" } } : {}),
+    });
   let root = process.cwd();
   return {
     name: 'aiti-bridge',
@@ -146,7 +195,13 @@ export function aitiBridge(options: AitiViteOptions = {}): AitiVitePlugin {
     configResolved(config) {
       root = config.root;
     },
+    configureServer(server) {
+      const check = () => void checkBridge(locate(), server.config.logger);
+      if (server.httpServer) server.httpServer.once('listening', check);
+      else check(); // middleware mode: no server of Vite's own to wait for
+    },
     transformIndexHtml() {
+      const bridgeUrl = locate().url;
       return [
         {
           tag: 'script',

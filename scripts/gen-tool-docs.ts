@@ -1,4 +1,4 @@
-// Writes docs/TOOLS.md from the MCP tool registry and the README's page command table from the command
+// Writes docs/TOOLS.md from the MCP tool registry and docs/PAGES.md's page command table from the command
 // descriptors: `npx tsx scripts/gen-tool-docs.ts` (or --check to only compare).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { renderReadmeCommands, renderToolDocs, withReadmeCommands } from '../bri
 import { TOOLS } from '../bridge/mcp/tools/index.js';
 
 const toolsFile = fileURLToPath(new URL('../docs/TOOLS.md', import.meta.url));
-const readmeFile = fileURLToPath(new URL('../README.md', import.meta.url));
+const readmeFile = fileURLToPath(new URL('../docs/PAGES.md', import.meta.url));
 const readme = readFileSync(readmeFile, 'utf8');
 const wanted = [
   { file: toolsFile, text: renderToolDocs(TOOLS) },

@@ -69,7 +69,7 @@ export function renderToolDocs(tools: readonly ToolDefinition[]): string {
   return lines.join('\n');
 }
 
-/** The README's generated part starts after this line and ends before README_COMMANDS_END. */
+/** docs/PAGES.md's generated part (it was README's) starts after this line and ends before README_COMMANDS_END. */
 export const README_COMMANDS_START =
   '<!-- page commands: generated from bridge/protocol/commands.ts by `npx tsx scripts/gen-tool-docs.ts`; do not edit by hand -->';
 export const README_COMMANDS_END = '<!-- end of the generated page commands -->';
@@ -91,7 +91,7 @@ export function renderReadmeCommands(): string {
     '',
     `The page halves of the other tools: ${[...halves]
       .map(([tool, names]) => `${names.map((name) => `\`${name}\``).join(' and ')} (\`${tool}\`)`)
-      .join(', ')}; their result shapes are in [\`bridge/protocol/snapshot.ts\`](bridge/protocol/snapshot.ts).`,
+      .join(', ')}; their result shapes are in [\`bridge/protocol/snapshot.ts\`](../bridge/protocol/snapshot.ts).`,
   ].join('\n');
 }
 
@@ -113,7 +113,7 @@ export function withReadmeCommands(readme: string, generated: string): string {
   const end = readme.indexOf(README_COMMANDS_END);
   if (start < 0 || end < start)
     throw new Error(
-      `README.md has lost the markers of its generated page commands ("${README_COMMANDS_START}" … "${README_COMMANDS_END}"): put them back around the table`,
+      `docs/PAGES.md has lost the markers of its generated page commands ("${README_COMMANDS_START}" … "${README_COMMANDS_END}"): put them back around the table`,
     );
   return `${readme.slice(0, start + README_COMMANDS_START.length)}\n\n${generated}\n\n${readme.slice(end)}`;
 }

@@ -82,8 +82,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function setAt(text: string, path: string[], value: unknown): string {
   const tree = parseTree(text, [], { allowTrailingComma: true });
   if (!tree) throw new Error('not valid JSON');
-  const unit = detectIndent(text);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // a file written on one line (VS Code writes profiles' mcp.json so) stays on one line
+  const oneLine = !text.trim().includes('\n');
+  const unit = oneLine ? '' : detectIndent(text);
+  const eol = oneLine ? '' : text.includes('\r\n') ? '\r\n' : '\n';
   const existing = findNodeAtLocation(tree, path);
   if (existing) {
     const indent = lineIndent(text, existing.parent?.offset ?? existing.offset);
@@ -110,7 +112,7 @@ function addProperty(text: string, object: Node, key: string, value: unknown, un
 }
 
 function pretty(value: unknown, indent: string, unit: string, eol: string): string {
-  return JSON.stringify(value, null, unit).replace(/\n/g, eol + indent);
+  return unit ? JSON.stringify(value, null, unit).replace(/\n/g, eol + indent) : JSON.stringify(value);
 }
 
 /** The leading whitespace of the line holding `offset`. */

@@ -39,7 +39,9 @@ export function formatReport(report: RegisterReport): string {
     };
     const backup = c.backup ? ` (backup: ${c.backup})` : '';
     const detail = report.dryRun ? dryRunDetail(c) : '';
-    return `${c.client.padEnd(width)}  ${c.file}: ${what[c.status]}${backup}${detail}`;
+    // an error that names the file already says where: the path once
+    const where = c.status === 'error' && c.error?.includes(c.file) ? '' : `${c.file}: `;
+    return `${c.client.padEnd(width)}  ${where}${what[c.status]}${backup}${detail}`;
   });
   const command = [report.shim.command, ...report.shim.args].join(' ');
   return [`MCP clients ${report.unregister ? 'without' : 'running'} the shim: ${command}`, ...lines].join('\n') + '\n';

@@ -6,6 +6,7 @@ import { tokenSetup } from '../agents/token-setup.js';
 import { ConfigError, OPTIONS, resolveConfig } from '../config.js';
 import { parseCredential } from '../credentials.js';
 import { BridgeError } from '../errors.js';
+import { readRunningRecord, runningFile, type RunningRecord } from '../locate.js';
 import { privateDir, replacePrivateFile } from '../private-files.js';
 
 export const AGENT_TOKEN_USAGE = `aiti-bridge agent-token — tokens for agents on other machines (they use the remote listener, --remote)
@@ -92,10 +93,24 @@ export function runAgentToken(
     }
     if (command === 'create') {
       const name = single(positional, 'create');
+      const running = readRunningRecord(config.dataDir);
+      const elsewhere = otherBridge(bridgeFlags, env, config.dataDir, running);
+      // the token would land in a data dir the bridge the person means does not read: 401 on every request
+      if (elsewhere) throw new ConfigError(elsewhere);
       const known = claimed(join(config.dataDir, 'aiti-bridge', 'agent-ids.jsonl'), name);
       const { token, record } = tokens.create(name, parseExpiry(expires), { known, takeOver });
-      const base = url ?? config.remoteUrl ?? `http://127.0.0.1:${config.remote?.port || 8778}`;
-      out.stdout(created(record, token, base, Boolean(config.remote || config.remoteUrl)));
+      const base =
+        url ??
+        config.remoteUrl ??
+        running?.remote?.url ??
+        `http://127.0.0.1:${config.remote?.port || running?.remote?.port || 8778}`;
+      out.stdout(
+        created(record, token, base, {
+          dataDir: config.dataDir,
+          running,
+          remoteKnown: Boolean(url || config.remote || config.remoteUrl || running?.remote),
+        }),
+      );
       return 0;
     }
     if (command === 'list') {
@@ -157,16 +172,62 @@ function row(record: AgentTokenRecord): string {
   ].join('  ');
 }
 
-function created(record: AgentTokenRecord, token: string, base: string, remoteKnown: boolean): string {
+/**
+ * When the person pointed at a running bridge (--port, AITI_BRIDGE_URL, AITI_BRIDGE_PORT) that is not the one of
+ * this data dir, what to say; the token file is read by the bridge of its own data dir only.
+ */
+function otherBridge(
+  flags: string[],
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  running: RunningRecord | undefined,
+): string | undefined {
+  const portFlag = flags.findIndex((f) => f === '--port' || f.startsWith('--port='));
+  const port =
+    portFlag >= 0
+      ? (flags[portFlag]?.split('=')[1] ?? flags[portFlag + 1])
+      : env.AITI_BRIDGE_URL?.trim()
+        ? portOf(env.AITI_BRIDGE_URL.trim())
+        : env.AITI_BRIDGE_PORT?.trim();
+  if (!port || port === '0') return undefined;
+  if (running && portOf(running.url) === port) return undefined;
+  return `the bridge on port ${port} does not use the data dir ${dataDir} (${running ? `its bridge listens on ${running.url}` : `no bridge runs there: no ${runningFile(dataDir)}`}), so a token kept there would be refused with 401 "unknown agent token"; give that bridge's own --data-dir (or AITI_BRIDGE_DATA_DIR)`;
+}
+
+function portOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return undefined;
+  }
+}
+
+function created(
+  record: AgentTokenRecord,
+  token: string,
+  base: string,
+  bridge: { dataDir: string; running: RunningRecord | undefined; remoteKnown: boolean },
+): string {
+  const { running } = bridge;
+  const where = running
+    ? running.remote
+      ? `The bridge running on this machine (pid ${running.pid}, data dir ${bridge.dataDir}) has its remote listener at ${running.remote.url}; the lines below use it.`
+      : `The bridge running on this machine (pid ${running.pid}, ${running.url}) has no remote listener: restart it with --remote 8778 (or AITI_REMOTE=8778) for agents elsewhere to reach it.`
+    : `No bridge of the data dir ${bridge.dataDir} runs now; the token is kept there and works once one does.`;
   const lines = [
     `Agent token for "${record.name}" (id ${record.id}, ${record.expiresAt ? `expires ${record.expiresAt}` : 'never expires'}). It is shown once: copy it now.`,
     '',
     `  ${token}`,
     '',
     `It works on the remote listener only, and speaks for agent id "${record.name}" whatever the client calls itself.`,
-    remoteKnown
-      ? `The agent's machine reaches the bridge at ${base} below; change it if yours differs (--url).`
+    where,
+    bridge.remoteKnown
+      ? /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):/.test(base)
+        ? `The lines below use ${base}: from another machine, reach it through a tunnel to that port, e.g. ssh -R ${portOf(base) ?? ''}:127.0.0.1:${portOf(base) ?? ''} <that machine> (--url changes it).`
+        : `The agent's machine reaches the bridge at ${base} (--url changes it).`
       : `Start the bridge with --remote 8778 (or AITI_REMOTE=8778), then reach it from the agent's machine, e.g. ssh -R 8778:127.0.0.1:8778 <that machine>; the URL below assumes that (--url to change it).`,
+    'The package is not on npm yet: until it is, on that machine write "node <a clone>/bin/aiti-bridge.js" (after npm ci && npm run build there) or "npx -y --package=<the packed .tgz> aiti-bridge" where the lines say "npx -y @aiti-ai/aiti-bridge".',
     '',
   ];
   for (const setup of tokenSetup(base, token, record.name)) {

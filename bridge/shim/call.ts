@@ -1,4 +1,10 @@
-import { Client, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ProtocolError,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+} from '@modelcontextprotocol/client';
 import { ConfigError, OPTIONS } from '../config.js';
 import { findTool } from '../mcp/tools/index.js';
 import { describeZodError } from '../protocol/index.js';
@@ -62,7 +68,7 @@ export async function runCall(
       out.stderr(
         proof.kind === 'impostor'
           ? `aiti-bridge call: ${impostorText(target.where, proof.why)}\n`
-          : `aiti-bridge call: cannot reach the bridge at ${target.where} (${proof.why}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+          : `aiti-bridge call: cannot reach the bridge at ${target.where} (${proof.why}; the address came from ${target.from}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
       );
       return 3;
     }
@@ -82,7 +88,7 @@ export async function runCall(
       return 2;
     }
     out.stderr(
-      `aiti-bridge call: cannot reach the bridge at ${target.where} (${describeFailure(error)}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
+      `aiti-bridge call: cannot reach the bridge at ${target.where} (${describeFailure(error)}; the address came from ${target.from}); start it with "aiti-bridge" or set AITI_BRIDGE_URL\n`,
     );
     return 3;
   }
@@ -92,7 +98,15 @@ export async function runCall(
       out.stdout(tools.map((t) => `${t.name.padEnd(18)} ${t.title ?? ''}`).join('\n') + '\n');
       return 0;
     }
-    const result: CallToolResult = await client.callTool({ name: tool, arguments: args }, { timeout: 3_600_000 });
+    let result: CallToolResult;
+    try {
+      result = await client.callTool({ name: tool, arguments: args }, { timeout: 3_600_000 });
+    } catch (error) {
+      // the bridge refused the call (an unknown tool: its message says which one was meant): a line, no stack
+      if (!(error instanceof ProtocolError)) throw error;
+      out.stderr(`aiti-bridge call ${tool}: ${error.message}\n`);
+      return 1;
+    }
     const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
     if (result.isError) {
       out.stderr(text + '\n');

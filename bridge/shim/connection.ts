@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { ConfigError, resolveConfig, type BridgeConfig } from '../config.js';
+import { locateBridge } from '../locate.js';
 import { sharedDirProblem } from '../private-files.js';
 
 /** Where a client of the running bridge connects, and with which token (the shim and `aiti-bridge call`). */
@@ -13,10 +14,13 @@ export interface BridgeTarget {
   token?: string;
   /** how to name the bridge to a person: the URL, or `unix:<path>` */
   where: string;
+  /** how the address was found (bridge/locate.ts): "--port", "AITI_BRIDGE_URL", the running bridge's record … */
+  from: string;
 }
 
 /**
- * AITI_BRIDGE_URL (default http://127.0.0.1:<port>; `unix:<path>` for a bridge started with --socket), and the
+ * Where the bridge is, by the rule of bridge/locate.ts: --port, else AITI_BRIDGE_URL (`unix:<path>` for a bridge
+ * started with --socket), else AITI_BRIDGE_PORT, else the running bridge's record in the data dir, else 8777; and the
  * agents' token: AITI_AGENT_TOKEN whenever it is set (an agent token for the remote listener, or the local one),
  * else with --mcp-auth (or AITI_MCP_AUTH, on by default on a shared machine) the agent token file in the data dir.
  * Never the human's token (--token, AITI_BRIDGE_TOKEN, the token file): what an agent holds must not answer the
@@ -24,7 +28,16 @@ export interface BridgeTarget {
  */
 export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarget {
   const config = resolveConfig(argv, env);
-  const base = env.AITI_BRIDGE_URL || `http://127.0.0.1:${config.port || 8777}`;
+  const portFlag = argv.some((a) => a === '--port' || a.startsWith('--port='));
+  const portEnv = !env.AITI_BRIDGE_URL?.trim() && Boolean(env.AITI_BRIDGE_PORT?.trim());
+  const port = portFlag || portEnv ? { url: `http://127.0.0.1:${config.port || 8777}` } : undefined;
+  const located = locateBridge({
+    env,
+    dataDir: config.dataDir,
+    ...(port ? { flag: { ...port, name: portFlag ? '--port' : 'AITI_BRIDGE_PORT' } } : {}),
+  });
+  const base = located.url;
+  const from = located.from;
   // an agent on another machine is given its URL and token in the environment: the token alone says to send it
   const token = config.mcpAuth || env.AITI_AGENT_TOKEN?.trim() ? { token: agentToken(config, env) } : {};
   if (base.startsWith('unix:')) {
@@ -36,7 +49,7 @@ export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarg
       throw new ConfigError(
         `AITI_BRIDGE_URL=${base}: ${problem}, so another user could stand in for the bridge there; start the bridge with --socket in a directory only you may enter`,
       );
-    return { endpoint: new URL('http://localhost/mcp/mcp'), socketPath, where: base, ...token };
+    return { endpoint: new URL('http://localhost/mcp/mcp'), socketPath, where: base, from, ...token };
   }
   let endpoint: URL;
   try {
@@ -47,7 +60,7 @@ export function bridgeTarget(argv: string[], env: NodeJS.ProcessEnv): BridgeTarg
   if (!/^https?:$/.test(endpoint.protocol)) {
     throw new ConfigError(`AITI_BRIDGE_URL must be http://, https:// or unix:<path>, got "${base}"`);
   }
-  return { endpoint, where: endpoint.origin, ...token };
+  return { endpoint, where: endpoint.origin, from, ...token };
 }
 
 function agentToken(config: BridgeConfig, env: NodeJS.ProcessEnv): string {

@@ -26,6 +26,8 @@ export interface ForwarderOptions {
   socketPath?: string;
   /** how to name the bridge to a person (default: the endpoint's origin) */
   where?: string;
+  /** how that address was found (bridge/locate.ts), said when nothing answers there */
+  from?: string;
   /** the agents' token: sent only to a bridge that just proved it holds it */
   token?: string;
   log: Logger;
@@ -381,7 +383,7 @@ export class ShimForwarder {
     if (failure.kind === 'auth') this.log.error(authText());
     else if (failure.kind === 'down') {
       this.log.warn(
-        `cannot reach the bridge at ${this.where} (${failure.message}); retrying every ${this.retryMs / 1000} s — ${HOW_TO_START}`,
+        `cannot reach the bridge at ${this.where} (${failure.message}; the address came from ${this.options.from ?? 'the endpoint'}); retrying every ${this.retryMs / 1000} s — ${HOW_TO_START}`,
       );
     } else this.log.warn(`cannot open a session with the bridge: ${failure.message}`);
   }
@@ -443,7 +445,7 @@ export class ShimForwarder {
 }
 
 const HOW_TO_START =
-  'start it with "npx @aiti-ai/aiti-bridge" (or open the AITI Bridge desktop app); if it listens elsewhere, set AITI_BRIDGE_URL in this MCP server\'s environment';
+  'start it with "npx @aiti-ai/aiti-bridge" (not on npm yet: "npm run bridge" in a clone of github.com/aiti-ai/aiti-bridge, or "npx --package=<path to the packed .tgz> aiti-bridge"), or open the AITI Bridge desktop app; if it listens elsewhere, set AITI_BRIDGE_URL in this MCP server\'s environment';
 
 function authText(): string {
   return "the bridge requires the agent token on the MCP endpoint (--mcp-auth): run the shim with --mcp-auth, and --data-dir pointing at the bridge's data dir (or AITI_AGENT_TOKEN)";

@@ -24,6 +24,7 @@ export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.e
   const forwarder = new ShimForwarder(stdio, {
     endpoint: target.endpoint,
     where: target.where,
+    from: target.from,
     ...(target.socketPath ? { socketPath: target.socketPath } : {}),
     log,
     snapshot: loadSnapshot(),

@@ -13,6 +13,8 @@ export interface Sshd {
   port: number;
   /** `ssh -N <forward…>` to this server; resolves once `listenPort` on `listenHost` accepts connections */
   tunnel(forward: string[], listenHost: string, listenPort: number): Promise<ChildProcess>;
+  /** `ssh <options…> user@127.0.0.1 <command>`: a session that runs a command on the "dev box", as typed */
+  session(options: string[], command: string): ChildProcess;
 }
 
 const SSHD = '/usr/sbin/sshd';
@@ -100,8 +102,32 @@ export async function startSshd(): Promise<Sshd> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const user = execFileSync('id', ['-un']).toString().trim();
+  const client = [
+    '-p',
+    String(port),
+    '-i',
+    clientKey,
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    `UserKnownHostsFile=${join(dir, 'known_hosts')}`,
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'LogLevel=ERROR',
+  ];
   return {
     port,
+    session(options, command) {
+      const ssh = spawn('ssh', [...client, ...options, `${user}@127.0.0.1`, command], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      onCleanup(async () => {
+        ssh.kill('SIGKILL');
+        await exited(ssh);
+      });
+      return ssh;
+    },
     async tunnel(forward, listenHost, listenPort) {
       const ssh = spawn(
         'ssh',

@@ -19,9 +19,9 @@ describe('docs/TOOLS.md', () => {
   });
 });
 
-describe("the README's page commands", () => {
+describe("docs/PAGES.md's page commands", () => {
   it('are what the command descriptors generate (run npx tsx scripts/gen-tool-docs.ts after changing one)', () => {
-    const readme = read('README.md');
+    const readme = read('docs/PAGES.md');
     expect(readme).toBe(withReadmeCommands(readme, renderReadmeCommands()));
   });
 

@@ -33,7 +33,7 @@ describe('the window and a port squatter', () => {
     await squatter.waitForRequest('/bridge/');
     expect(squatter.seen()).not.toContain(bridge.token);
 
-    const notice = page.getByRole('alert').filter({ hasText: 'Something else answers on' });
+    const notice = page.getByRole('alert').filter({ hasText: "This link's token is not the one of the bridge on" });
     await notice.waitFor({ timeout: 15_000 });
     expect(await notice.textContent()).toContain(`127.0.0.1:${bridge.port}`);
     expect(await notice.textContent()).toContain('the window sent it nothing and stopped');

@@ -7,7 +7,7 @@ import { LANGUAGES, systemLanguage } from '../../renderer/src/i18n/index.js';
 const SAME = new Set(['AITI Bridge', '(3) AITI Bridge', 'JSON', 'Markdown', 'English']);
 /** Latin words a Chinese string may hold: names, formats, keys, flags. */
 const LATIN = new Set(
-  'KiB PNG JPEG GIF WebP AITI Bridge JSON CSV Markdown MCP QR HTTPS HTTP URL ID Ctrl Esc Enter Shift XHR Cookie sendBeacon Vite Script Tailscale Serve Android tls cert key remote aiti_hello devbox claude P WebCrypto'.split(
+  'KiB PNG JPEG GIF WebP AITI Bridge JSON CSV Markdown MCP QR HTTPS HTTP URL ID Ctrl Esc Enter Shift XHR Cookie sendBeacon Vite Script Tailscale Serve Android tls cert key remote aiti_hello devbox claude P WebCrypto Streamable stdio SDK TypeScript'.split(
     ' ',
   ),
 );

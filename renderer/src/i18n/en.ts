@@ -18,10 +18,11 @@ export const en = {
       after: ', or from the desktop app.',
     },
     impostor: {
-      before: 'Something else answers on ',
+      before: "This link's token is not the one of the bridge on ",
       middle:
-        ": it could not prove that it holds this window's token, so the window sent it nothing and stopped. Another program may have taken the port after the bridge stopped, or this link's token is older than the bridge's. Start the bridge again and open the link it prints; the token is also stored in ",
-      after: '.',
+        ': most likely the link is older than the bridge (a new data dir or token) or was mistyped. Open the link the bridge printed at its last start; the token is also stored in ',
+      after:
+        ". If the link is right, another program may have taken the port after the bridge stopped: what answers could not prove that it holds this window's token, so the window sent it nothing and stopped.",
     },
     forget: 'Forget this token',
   },
@@ -344,7 +345,13 @@ export const en = {
     label: 'agents',
     online: (n: number) => `${n} online`,
     unknown: 'status unknown',
-    empty: { before: 'No agent yet. An MCP client that calls ', after: ' appears here.' },
+    empty: 'No agent yet: an MCP client appears here once it connects.',
+    connectAgent: {
+      title: 'Connect an agent',
+      endpoint: 'MCP endpoint (Streamable HTTP)',
+      register: 'Add the stdio shim to every MCP client on this machine',
+      sdk: 'An MCP SDK client (TypeScript)',
+    },
     state: { online: 'online', offline: 'offline', unknown: 'unknown' },
     reconnecting: 'reconnecting: state unknown',
     channels: { channel: 'conversation', sampling: 'sampling', inbox: 'inbox' } as Record<string, string>,

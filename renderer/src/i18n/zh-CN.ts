@@ -14,10 +14,11 @@ export const zhCN: Messages = {
       after: '，或从桌面应用打开。',
     },
     impostor: {
-      before: '在 ',
+      before: '此链接中的令牌与 ',
       middle:
-        ' 上应答的不是桥接服务：它无法证明自己持有此窗口的令牌，所以窗口什么也没有发给它并已停止。可能是桥接服务停止后有其他程序占用了端口，或此链接中的令牌比桥接服务的旧。请重新启动桥接服务并打开它打印的链接；令牌也保存在 ',
-      after: '。',
+        ' 上的桥接服务不符：多半是链接比桥接服务旧（换了数据目录或令牌），或输错了。请打开桥接服务最近一次启动时打印的链接；令牌也保存在 ',
+      after:
+        '。如果链接没错，可能是桥接服务停止后有其他程序占用了端口：应答者无法证明自己持有此窗口的令牌，所以窗口什么也没有发给它并已停止。',
     },
     forget: '忘记此令牌',
   },
@@ -331,7 +332,13 @@ export const zhCN: Messages = {
     label: '智能体',
     online: (n) => `${n} 个在线`,
     unknown: '状态未知',
-    empty: { before: '还没有智能体。调用 ', after: ' 的 MCP 客户端会出现在这里。' },
+    empty: '还没有智能体：MCP 客户端连接后会出现在这里。',
+    connectAgent: {
+      title: '连接智能体',
+      endpoint: 'MCP 端点（Streamable HTTP）',
+      register: '把 stdio 转接程序加入本机的每个 MCP 客户端',
+      sdk: 'MCP SDK 客户端（TypeScript）',
+    },
     state: { online: '在线', offline: '离线', unknown: '未知' },
     reconnecting: '正在重新连接：状态未知',
     channels: { channel: '对话', sampling: '采样', inbox: '收件箱' },

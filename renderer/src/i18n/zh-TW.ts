@@ -14,10 +14,11 @@ export const zhTW: Messages = {
       after: '，或從桌面應用開啟。',
     },
     impostor: {
-      before: '在 ',
+      before: '此連結中的權杖與 ',
       middle:
-        ' 上應答的不是橋接服務：它無法證明自己持有此視窗的權杖，所以視窗什麼也沒有發給它並已停止。可能是橋接服務停止後有其他程式佔用了埠，或此連結中的權杖比橋接服務的舊。請重新啟動橋接服務並開啟它印出的連結；權杖也儲存在 ',
-      after: '。',
+        ' 上的橋接服務不符：多半是連結比橋接服務舊（換了資料目錄或權杖），或輸入錯誤。請開啟橋接服務最近一次啟動時印出的連結；權杖也儲存在 ',
+      after:
+        '。如果連結沒錯，可能是橋接服務停止後有其他程式佔用了埠：應答者無法證明自己持有此視窗的權杖，所以視窗什麼也沒有發給它並已停止。',
     },
     forget: '忘記此權杖',
   },
@@ -331,7 +332,13 @@ export const zhTW: Messages = {
     label: '代理程式',
     online: (n) => `${n} 個線上`,
     unknown: '狀態未知',
-    empty: { before: '還沒有代理程式。呼叫 ', after: ' 的 MCP 客戶端會出現在這裡。' },
+    empty: '還沒有代理程式：MCP 客戶端連線後會出現在這裡。',
+    connectAgent: {
+      title: '連線代理程式',
+      endpoint: 'MCP 端點（Streamable HTTP）',
+      register: '把 stdio 轉接程式加入本機的每個 MCP 客戶端',
+      sdk: 'MCP SDK 客戶端（TypeScript）',
+    },
     state: { online: '線上', offline: '離線', unknown: '未知' },
     reconnecting: '正在重新連線：狀態未知',
     channels: { channel: '對話', sampling: '取樣', inbox: '收件匣' },

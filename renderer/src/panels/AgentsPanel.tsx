@@ -3,6 +3,7 @@ import type { AgentView, InboxCounts } from '../../../bridge/protocol/index.js';
 import { useNow } from '../useNow.js';
 import { ago } from '../time.js';
 import { useT } from '../i18n/index.js';
+import { ConnectAgent } from './ConnectAgent.js';
 
 interface AgentsPanelProps {
   agents: AgentView[];
@@ -27,11 +28,7 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
         <span className="muted">{live ? words.online(agents.filter((a) => a.online).length) : words.unknown}</span>
       </h2>
       {empty ? (
-        <p className="empty">
-          {words.empty.before}
-          <code>aiti_hello</code>
-          {words.empty.after}
-        </p>
+        <p className="empty">{words.empty}</p>
       ) : (
         <ul className="rows">
           {agents.map((a) => {
@@ -84,6 +81,7 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
           ))}
         </ul>
       )}
+      <ConnectAgent open={empty} />
     </section>
   );
 }

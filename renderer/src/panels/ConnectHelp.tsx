@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { useT } from '../i18n/index.js';
 
-/** The three ways to load the page agent, with this bridge's own address filled in, each copyable. */
+/**
+ * The three ways to load the page agent, with this bridge's own address filled in, each copyable. The Vite plugin
+ * names the address too: without `bridgeUrl` it finds a bridge by AITI_BRIDGE_URL or the running bridge's record in
+ * the default data dir (bridge/locate.ts), which may be another bridge than this one.
+ */
 export function ConnectHelp({ open }: { open: boolean }) {
   const words = useT().pages;
   const script = `${window.location.origin}/aiti/page.js`;
@@ -9,7 +13,7 @@ export function ConnectHelp({ open }: { open: boolean }) {
     { label: words.script, text: `<script src="${script}"></script>` },
     {
       label: words.vite,
-      text: `import { aitiBridge } from '@aiti-ai/aiti-bridge/vite';\n// vite.config.ts: plugins: [aitiBridge()]`,
+      text: `import { aitiBridge } from '@aiti-ai/aiti-bridge/vite';\n// vite.config.ts:\nplugins: [aitiBridge({ bridgeUrl: '${window.location.origin}' })]`,
     },
     {
       label: words.bookmarklet,
@@ -26,7 +30,7 @@ export function ConnectHelp({ open }: { open: boolean }) {
   );
 }
 
-function Copyable({ label, text }: { label: string; text: string }) {
+export function Copyable({ label, text }: { label: string; text: string }) {
   const words = useT().pages;
   const [copied, setCopied] = useState(false);
   return (
