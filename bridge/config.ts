@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Limits } from './limits.js';
-import { closest } from './protocol/strict.js';
+import { closest } from './protocol/closest.js';
 
 /** Bridge configuration (README "Configuration"): flag > environment > default. */
 export interface BridgeConfig {

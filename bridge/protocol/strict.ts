@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import { closest } from './closest.js';
+
+export { closest };
 
 /**
  * Arguments objects (tool inputs, page command args) are strict: a key the schema does not know is an error that
@@ -31,31 +34,4 @@ export function unknownKeys(keys: readonly string[], known: readonly string[]): 
     return `unknown argument "${only}"; ${near ? `did you mean "${near}"? ` : ''}${list}`;
   }
   return `unknown arguments ${named.join(', ')}; ${list}`;
-}
-
-/** The known name a typo most likely meant: the same name in another case, else one within a few edits. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
-  const sameCase = known.find((k) => k.toLowerCase() === lower);
-  if (sameCase) return sameCase;
-  const allowed = Math.max(1, Math.floor(name.length / 3));
-  let best: { key: string; distance: number } | undefined;
-  for (const key of known) {
-    const distance = editDistance(lower, key.toLowerCase());
-    if (distance <= allowed && (!best || distance < best.distance)) best = { key, distance };
-  }
-  return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
