@@ -63,11 +63,13 @@ const importRules = [
   ...domain('bridge/images/', []),
   ...domain('bridge/agents/', []),
   ...domain('bridge/pages/', []),
+  // the journal's files (the writer, the replay): fed by its owners, it knows none of them
+  ...domain('bridge/journal/', []),
   ...domain('bridge/window/', ['bridge/agents/', 'bridge/pages/'], ['zod']),
   // pairing draws its QR code here (uqr), so the window carries no QR library
   ...domain('bridge/devices/', ['bridge/agents/'], ['uqr']),
-  ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/pages/', 'bridge/window/']),
-  ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/pages/', 'bridge/window/']),
+  ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/journal/', 'bridge/pages/', 'bridge/window/']),
+  ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/journal/', 'bridge/pages/', 'bridge/window/']),
   {
     files: ['bridge/http/**/*.ts'],
     allow: ['bridge/http/', protocol, ...kernel, 'bridge/context.ts', 'koa', '@koa/router', 'zod', 'node:*'],
@@ -167,6 +169,7 @@ const importRules = [
       'bridge/http/',
       'bridge/images/',
       'bridge/inbox/',
+      'bridge/journal/',
       'bridge/mcp/',
       'bridge/pages/',
       'bridge/remote/',

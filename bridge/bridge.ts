@@ -26,7 +26,9 @@ import { devicesEvent } from './devices/view.js';
 import { createRemoteApp, listenRemote, remoteServer, type RemoteListener } from './remote/listener.js';
 import { AskNotifier } from './remote/notify.js';
 import { Asks } from './asks/asks.js';
-import { answerFromRecords, journalLedger } from './asks/record.js';
+import { journalLedger } from './asks/record.js';
+import { ReplayedAsks } from './asks/replayed.js';
+import { restoreAsks } from './asks/restore.js';
 import { systemClock } from './asks/countdown.js';
 import { trackAnswers } from './shutdown.js';
 import { ImageStore } from './images/store.js';
@@ -93,12 +95,13 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   }
   const agentTokens = new AgentTokens(join(appDir, 'agent-tokens.jsonl'));
   let remote: RemoteListener | undefined;
-  // replays the journal before the bridge listens
-  const inbox = openInbox({ appDir, version: bridgeVersion(), log });
+  // replays the journal before the bridge listens: message lines to the inbox, ask lines to the asks
+  const foundAsks = new ReplayedAsks();
+  const { inbox, journal } = openInbox({ appDir, version: bridgeVersion(), log, asks: foundAsks });
   const agents = new AgentRegistry(config.ttlMs);
   const images = new ImageStore(appDir);
   // an async answer reaches a sampling agent with its images
-  const ledger = { inbox, agents, images, log };
+  const ledger = { journal, inbox, agents, images, log };
   const asks = new Asks(
     { broadcast: (event, data) => context.hub.broadcast(event, data) },
     systemClock,
@@ -152,15 +155,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const stopInbox = watchInbox(context);
   context.agents.onChange(() => broadcastAgents(context));
   // asks that were open when the bridge stopped: shown again (async) or ended "the bridge restarted" (sync)
-  const replayed = inbox.takeReplayedAsks();
-  await asks.restore(replayed.open);
-  await answerFromRecords(ledger, replayed);
-  if (replayed.open.length)
-    log
-      .child('asks')
-      .info(
-        `${replayed.open.length} ask(s) were open when the bridge stopped: ${asks.views().length} shown again, the others ended`,
-      );
+  await restoreAsks({ asks, found: foundAsks, ledger, log });
 
   const app = createApp(context, mountRoutes(context));
   const handler = app.callback();
@@ -257,7 +252,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         devices.close();
         await asksClosed;
         stopInbox();
-        context.inbox.close();
+        await context.inbox.close();
       })()),
   };
 }

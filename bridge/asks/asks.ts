@@ -82,7 +82,7 @@ export interface EndDetails {
   decidedBy?: AskDecidedBy;
 }
 
-/** An ask the journal saw open when the bridge stopped (inbox/replayed-asks.ts). */
+/** An ask the journal saw open when the bridge stopped (asks/replayed.ts). */
 export interface ReplayedAsk {
   ask: AskOpened;
   countdown?: { paused: boolean; remainingMs: number; at: string };

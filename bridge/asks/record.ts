@@ -1,15 +1,20 @@
 import type { AskOutcome, AskRecord } from '../protocol/index.js';
 import { handOver, type DeliveryServices } from '../inbox/delivery.js';
 import type { Inbox } from '../inbox/inbox.js';
-import { answerIdOf, recordIdOf } from '../inbox/replayed-asks.js';
+import type { AskJournal } from '../journal/lines.js';
+import { answerIdOf, recordIdOf } from './replayed.js';
 import { summarize } from './ask-human.js';
 import { hintFor } from './hints.js';
 import type { AskLedger } from './ledger.js';
 import { KIND_WORD, endedLine } from './record-text.js';
 
-/** What the journal ledger writes to: the inbox (its journal), and the agents' live channels for an answer. */
+/**
+ * What the journal ledger writes to: the journal (the asks' own lines, through their narrow port), the inbox (an
+ * ask's record and answer are messages), and the agents' live channels for an answer.
+ */
 export interface LedgerServices extends DeliveryServices {
-  inbox: Pick<Inbox, 'add' | 'markDelivered' | 'journalAsk' | 'find'>;
+  journal: AskJournal;
+  inbox: Pick<Inbox, 'add' | 'markDelivered' | 'find'>;
 }
 
 /**
@@ -21,9 +26,9 @@ export interface LedgerServices extends DeliveryServices {
  */
 export function journalLedger(bridge: LedgerServices): AskLedger {
   return {
-    opened: (ask) => bridge.inbox.journalAsk(ask.agentId, { type: 'ask_opened', ask }),
+    opened: (ask) => bridge.journal.append(ask.agentId, { type: 'ask_opened', ask }),
     countdown: (agentId, { askId, paused, remainingMs, at }) =>
-      bridge.inbox.journalAsk(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+      bridge.journal.append(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
     async ended(record, outcome, toInbox) {
       // one turn of the event loop: the record and the answer share the journal's write, record first
       const writes = [bridge.inbox.add(record.agentId, recordMessage(record), 'consumed')];
@@ -85,7 +90,7 @@ export async function answerFromRecords(
 ): Promise<void> {
   const late = new Set(found.late);
   for (const askId of [...found.unanswered, ...found.late]) {
-    const payload = bridge.inbox.find(recordIdOf(askId))?.payload;
+    const payload = (await bridge.inbox.find(recordIdOf(askId)))?.payload;
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) continue;
     const record = payload as unknown as AskRecord;
     const outcome: AskOutcome = {

@@ -37,9 +37,9 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
     ctx.body = answer;
   });
 
-  router.get('/bridge/messages', (ctx) => {
+  router.get('/bridge/messages', async (ctx) => {
     const query = readQuery(ctx, MessagesQuery);
-    ctx.body = bridge.inbox.history(query);
+    ctx.body = await bridge.inbox.history(query);
   });
 
   router.get('/bridge/inbox-status', (ctx) => {

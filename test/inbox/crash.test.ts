@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../bridge/inbox/journal.js';
-import { Inbox } from '../../bridge/inbox/inbox.js';
 import { createLogger } from '../../bridge/log.js';
 import type { InboxResult, Message, MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
+import { openInbox } from '../helpers/inbox.js';
 import { CHILD_TOKEN, spawnBridge } from '../helpers/child-bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 
@@ -28,13 +27,7 @@ describe('a bridge killed with SIGKILL', () => {
   it('keeps every push it answered with a 2xx; delivered ones are pending again, acked ones consumed', async () => {
     const dataDir = tempDir();
     // an agent the bridge knows from its journal, so pushes to it are accepted without an MCP session
-    const seed = new Inbox(
-      new Journal({
-        dir: join(dataDir, 'aiti-bridge', 'sessions'),
-        bridgeVersion: 'seed',
-        log: createLogger('seed', 'silent'),
-      }),
-    );
+    const seed = openInbox(join(dataDir, 'aiti-bridge', 'sessions'), { log: createLogger('seed', 'silent') }).inbox;
     const delivered = await seed.add('claude', { kind: 'user_message', from: 'window', text: 'seen before the crash' });
     await seed.take('claude');
     const consumed = await seed.add('claude', { kind: 'user_message', from: 'window', text: 'acked before the crash' });
