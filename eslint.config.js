@@ -161,6 +161,11 @@ const importRules = [
     why: 'the shared root files are leaves every layer may use, so they import no layer',
   },
   {
+    files: ['bridge/data-dir-lock.ts', 'bridge/port.ts'],
+    allow: [protocol, ...kernel, 'bridge/startup-error.ts', 'node:*'],
+    why: 'what aiti-bridge takes before it loads the server (the data dir lock, the port): leaves that stop the start with a StartupError',
+  },
+  {
     files: ['bridge/bridge.ts', 'bridge/context.ts', 'bridge/routes.ts'],
     allow: [
       'bridge/agents/',
@@ -180,6 +185,8 @@ const importRules = [
       'bridge/routes.ts',
       'bridge/shutdown.ts',
       'bridge/startup-error.ts',
+      'bridge/data-dir-lock.ts',
+      'bridge/port.ts',
       'node:*',
     ],
     why: 'the composition (createBridge, the zones, BridgeContext) wires the layers together, but never the page agent, the shim or the CLI',
@@ -195,6 +202,8 @@ const importRules = [
       'bridge/bridge.ts',
       'bridge/config.ts',
       'bridge/startup-error.ts',
+      'bridge/data-dir-lock.ts',
+      'bridge/port.ts',
       'bridge/version.ts',
       'bridge/shim/',
       'bridge/register/',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Unavailable } from './errors.js';
 
@@ -97,12 +97,56 @@ export function tempNameFor(file: string): string {
   return join(dirname(file), `.${basename(file)}.aiti-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-const TEMP = /^\..+\.aiti-(\d+)-[0-9a-f]{8}\.tmp$/;
+/**
+ * The temporary files of ours a killed process can leave in a folder: this module's, and older bridges' (`<file>.<pid>.tmp`,
+ * the start's `.write-check-<pid>`). Each name gives the process that made it.
+ */
+const LEFTOVERS = [
+  /^\..+\.aiti-(\d+)-[0-9a-f]{8}\.tmp$/,
+  /^(?:page-ids\.jsonl|mcp-sessions\.jsonl|quick-replies\.json|devices\.json|allowed-origins\.json)\.(\d+)\.tmp$/,
+  /^\.write-check-(\d+)$/,
+];
 
 /** The process that made a temporary file of ours (by its name), or undefined when the name is not one of ours. */
 export function leftoverOwner(name: string): number | undefined {
-  const pid = TEMP.exec(name)?.[1];
-  return pid === undefined ? undefined : Number(pid);
+  for (const pattern of LEFTOVERS) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid !== undefined) return Number(pid);
+  }
+  return undefined;
+}
+
+/** Whether a process of that id is running (one of another user is, too). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a killed process of ours left in `dir` (one still running keeps its own). Returns
+ * the names removed, for the log.
+ */
+export async function collectLeftovers(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = leftoverOwner(name);
+    if (pid === undefined || pid === process.pid || isRunning(pid)) continue;
+    await rm(join(dir, name), { force: true }).then(
+      () => removed.push(name),
+      () => undefined,
+    );
+  }
+  return removed;
 }
 
 /** Writes all of `data` (one write can stop short on a full disk; ENOSPC comes only on the next). */
@@ -139,36 +183,63 @@ export async function replaceFile(file: string, text: string, what = `could not 
   try {
     await syncDir(dirname(file));
   } catch (error) {
-    throw new DiskError(file, 'unconfirmed', error as NodeJS.ErrnoException, what);
+    throw new DiskError(file, 'unconfirmed', inFolder(error, dirname(file)), what);
   }
+}
+
+/** A failed fsync of a folder names the folder (a FileHandle's error names no path). */
+function inFolder(error: unknown, dir: string): NodeJS.ErrnoException {
+  return Object.assign(error as NodeJS.ErrnoException, { path: (error as NodeJS.ErrnoException).path ?? dir });
 }
 
 /**
  * Appends `text` (whole lines, each ending with "\n") to a JSON-lines file; resolves once it is on disk (with
  * `sync: false`, once written: records a crash may lose). A last line a crash cut short is ended first, so the new
  * line is never glued to a fragment and read as garbage with it. A file this call makes has its directory fsynced
- * too. A write that fails part way is cut back to where the file ended, and the DiskError says nothing changed;
- * when even the cut fails it says the line may be there (a reader skips a fragment; the next append ends it).
+ * too. Appends to one file that meet are one write and one fsync (a group commit, as the journal's). A write that
+ * fails part way is cut back to where the file ended, and the DiskError says nothing changed; when even the cut
+ * fails it says the line may be there (a reader skips a fragment; the next append ends it).
  */
-export function appendLine(file: string, text: string, options: { sync?: boolean; what?: string } = {}): Promise<void> {
-  // one at a time per file in this process: the cut-back of a failed append must not cut another's line
-  const previous = appending.get(file) ?? Promise.resolve();
-  const next = previous.then(() => appendNow(file, text, options));
-  const settled = next.catch(() => undefined);
-  appending.set(file, settled);
-  void settled.then(() => {
-    if (appending.get(file) === settled) appending.delete(file);
-  });
-  return next;
-}
-
-const appending = new Map<string, Promise<void>>();
-
-async function appendNow(
+export function appendLine(
   file: string,
   text: string,
-  { sync = true, what = `could not write to ${file}` }: { sync?: boolean; what?: string },
+  { sync = true, what = `could not write to ${file}` }: { sync?: boolean; what?: string } = {},
 ): Promise<void> {
+  let queue = appending.get(file);
+  if (!queue) {
+    queue = { batch: undefined, running: Promise.resolve() };
+    appending.set(file, queue);
+  }
+  const waiting = queue;
+  if (!waiting.batch) {
+    const batch: LineBatch = { text: [], sync: false, what, done: Promise.resolve() };
+    waiting.batch = batch;
+    // the batch is written once the one before it is done; whoever appends meanwhile joins it
+    batch.done = waiting.running.then(() => {
+      waiting.batch = undefined;
+      return appendNow(file, batch.text.join(''), batch.sync, batch.what);
+    });
+    waiting.running = batch.done.catch(() => undefined);
+    void waiting.running.then(() => {
+      if (appending.get(file) === waiting && !waiting.batch) appending.delete(file);
+    });
+  }
+  waiting.batch.text.push(text);
+  waiting.batch.sync ||= sync;
+  return waiting.batch.done;
+}
+
+interface LineBatch {
+  text: string[];
+  sync: boolean;
+  what: string;
+  done: Promise<void>;
+}
+
+/** Per file: the batch being gathered, and the write before it. */
+const appending = new Map<string, { batch: LineBatch | undefined; running: Promise<void> }>();
+
+async function appendNow(file: string, text: string, sync: boolean, what: string): Promise<void> {
   let handle: FileHandle | undefined;
   let created = false;
   let size = 0;
@@ -205,7 +276,7 @@ async function appendNow(
     try {
       await syncDir(dirname(file));
     } catch (error) {
-      throw new DiskError(file, 'unconfirmed', error as NodeJS.ErrnoException, what);
+      throw new DiskError(file, 'unconfirmed', inFolder(error, dirname(file)), what);
     }
   }
 }
@@ -216,6 +287,9 @@ async function appendNow(
  * other reads what the first wrote, whole), the directory fsynced. Resolves with what the file holds.
  */
 export async function createOnce(file: string, text: string, what = `could not create ${file}`): Promise<string> {
+  // most starts find it made: nothing is written then
+  const found = await readFile(file, 'utf8').catch(() => '');
+  if (found) return found;
   const temp = tempNameFor(file);
   let made = false;
   try {
@@ -262,52 +336,4 @@ export function sharedDirProblem(dir: string): string | undefined {
   if ((stat.mode & 0o077) !== 0)
     return `${dir} can be entered by other users (mode ${(stat.mode & 0o7777).toString(8)}; it must be 700)`;
   return undefined;
-}
-
-// TEMPORARY: the synchronous helpers, until every writer moves to the ones above
-import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync } from 'node:fs';
-export function replacePrivateFile(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', PRIVATE_FILE);
-  try {
-    if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE);
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(temp, file);
-  } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // closed already
-    }
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  if (process.platform === 'win32') return;
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-export function appendPrivateLine(file: string, line: string, { fsync = true } = {}): void {
-  const fd = openSync(file, 'a', PRIVATE_FILE);
-  try {
-    const size = fstatSync(fd).size;
-    try {
-      writeFileSync(fd, line);
-      if (fsync) fsyncSync(fd);
-    } catch (error) {
-      try {
-        ftruncateSync(fd, size);
-      } catch {
-        // skipped by readers
-      }
-      throw error;
-    }
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -280,7 +280,7 @@ export class Asks {
    * stored for a 4xx).
    */
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: unreachable, the window's route passes its saver
-  async act(body: AnswerBody, saveImages: () => ImageRef[] = () => []): Promise<AskUpdate> {
+  async act(body: AnswerBody, saveImages: () => Promise<ImageRef[]> = () => Promise.resolve([])): Promise<AskUpdate> {
     const entry = this.open.get(body.askId);
     // an ask whose card is on its way (its opening being written) is answered once it is written
     // Stryker disable next-line ConditionalExpression,BooleanLiteral: unreachable from the window, which learns an ask's id from its card
@@ -308,7 +308,7 @@ export class Asks {
         });
         break;
       case 'answer': {
-        const images = body.images?.length ? saveImages() : [];
+        const images = body.images?.length ? await saveImages() : [];
         const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}) };
         // only the page gate reads it, for its page_command asks
         const remember = body.remember === true;

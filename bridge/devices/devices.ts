@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { matchesHash, mintCredential, parseCredential } from '../credentials.js';
 import { NotFound } from '../errors.js';
-import { privateDir, replacePrivateFile } from '../private-files.js';
+import { DiskError, replaceFile } from '../private-files.js';
 
 /**
  * The devices paired with the desk (a phone, a laptop through a tunnel): each holds a device token, the human's
@@ -61,14 +60,22 @@ export class Devices {
     return [...this.devices.values()].sort((a, b) => (a.pairedAt < b.pairedAt ? 1 : -1));
   }
 
-  /** Pairs a new device: on disk (fsynced) before it returns, with the token to hand over once. */
-  add(name: string): { device: Device; token: string } {
+  /**
+   * Pairs a new device: on disk (fsynced, with its directory) before it resolves, with the token to hand over once.
+   * A DiskError says what is on disk: nothing (the device is not paired), or the device in the file unconfirmed —
+   * then it is paired here too (`error.paired` holds it and its token), as it will be after a restart.
+   */
+  async add(name: string): Promise<{ device: Device; token: string }> {
     const { token, id, hash } = mintCredential('device');
     const device: Device = { id, name, hash, pairedAt: new Date(this.now()).toISOString() };
     this.devices.set(id, device);
     try {
-      this.save();
+      await this.save(`could not pair device "${name}"`);
     } catch (error) {
+      if (error instanceof DiskError && error.outcome === 'unconfirmed') {
+        this.changed();
+        throw Object.assign(error, { paired: { device, token } });
+      }
       this.devices.delete(id);
       throw error;
     }
@@ -85,12 +92,13 @@ export class Devices {
     device.lastUsedAt = new Date(this.now()).toISOString();
     this.useTimer ??= setTimeout(() => {
       this.useTimer = undefined;
-      this.saveQuietly();
+      void this.saveQuietly();
     }, WRITE_USE_EVERY_MS).unref();
     return device;
   }
 
-  revoke(id: string): Device {
+  /** Forgets a device, on disk before it resolves (a DiskError 'unconfirmed': forgotten here too, as in the file). */
+  async revoke(id: string): Promise<Device> {
     const device = this.devices.get(id);
     if (!device) {
       const known = this.list().map((d) => `${d.id} (${d.name})`);
@@ -101,9 +109,14 @@ export class Devices {
     }
     this.devices.delete(id);
     try {
-      this.save();
+      await this.save(`could not forget device "${device.name}"`);
     } catch (error) {
-      this.devices.set(id, device);
+      if (!(error instanceof DiskError && error.outcome === 'unconfirmed')) {
+        this.devices.set(id, device);
+        throw error;
+      }
+      for (const listener of this.revokeListeners) listener(device);
+      this.changed();
       throw error;
     }
     for (const listener of this.revokeListeners) listener(device);
@@ -122,11 +135,11 @@ export class Devices {
   }
 
   /** Writes the last uses still owed (the bridge is stopping). */
-  close(): void {
+  async close(): Promise<void> {
     if (this.useTimer) {
       clearTimeout(this.useTimer);
       this.useTimer = undefined;
-      this.saveQuietly();
+      await this.saveQuietly();
     }
   }
 
@@ -134,17 +147,16 @@ export class Devices {
     for (const listener of this.changeListeners) listener();
   }
 
-  private saveQuietly(): void {
+  private async saveQuietly(): Promise<void> {
     try {
-      this.save();
+      await this.save('last use');
     } catch {
       // last use is a convenience; the next pairing or revoke writes it again
     }
   }
 
-  /** The whole list, written to a temporary file, fsynced, then renamed over the old one. */
-  private save(): void {
-    privateDir(dirname(this.file));
-    replacePrivateFile(this.file, JSON.stringify({ devices: this.list() }, null, 2) + '\n');
+  /** The whole list, written to a temporary file, fsynced, renamed over the old one, its directory fsynced. */
+  private save(what: string): Promise<void> {
+    return replaceFile(this.file, JSON.stringify({ devices: this.list() }, null, 2) + '\n', what);
   }
 }

@@ -115,6 +115,8 @@ export interface PairingOptions {
 export class Pairings {
   private code?: { value: string; expiresAt: number };
   private readonly requests = new Map<string, PairingRequest>();
+  /** requests whose device is being written: a second yes meanwhile is refused */
+  private readonly approving = new Set<string>();
   private attempts = ATTEMPT_BURST;
   private refilledAt: number;
   private readonly now: () => number;
@@ -162,15 +164,32 @@ export class Pairings {
     return request;
   }
 
-  /** The desk's yes: the device is paired (on disk) now, and its token waits to be collected. */
-  approve(id: string): Device {
+  /**
+   * The desk's yes: the device is paired (on disk) now, and its token waits to be collected. When the disk did not
+   * confirm it, the device is paired all the same (it is in the file) and the error says so.
+   */
+  async approve(id: string): Promise<Device> {
     const request = this.waiting(id);
-    const { device, token } = this.options.devices.add(request.name);
+    let paired: { device: Device; token: string };
+    this.approving.add(id);
+    try {
+      paired = await this.options.devices.add(request.name);
+    } catch (error) {
+      const kept = (error as { paired?: { device: Device; token: string } }).paired;
+      if (kept) this.approved(request, kept);
+      throw error;
+    } finally {
+      this.approving.delete(id);
+    }
+    this.approved(request, paired);
+    return paired.device;
+  }
+
+  private approved(request: PairingRequest, { device, token }: { device: Device; token: string }): void {
     request.state = 'approved';
     request.device = device;
     request.token = token;
     this.options.onChange();
-    return device;
   }
 
   refuse(id: string): void {
@@ -205,6 +224,7 @@ export class Pairings {
     if (!request)
       throw new NotFound(`no pairing request "${id}" (it took longer than 2 minutes, or was answered)`, 'requestId');
     if (request.state !== 'waiting') throw new Conflict(`pairing request "${id}" was ${request.state} already`);
+    if (this.approving.has(id)) throw new Conflict(`pairing request "${id}" is being approved already`);
     return request;
   }
 

@@ -11,7 +11,7 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/push', async (ctx) => {
     const body = await readBody(ctx, PushBody, DEFAULT_BODY_LIMIT + MAX_IMAGES_BODY_BYTES);
     const targets = pushTargets(bridge, body.to ?? 'all');
-    const images = bridge.images.saveAll(body.images);
+    const images = await bridge.images.saveAll(body.images);
     const draft = {
       kind: body.kind ?? 'user_message',
       from: 'window' as const,

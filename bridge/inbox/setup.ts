@@ -13,7 +13,7 @@ import { subscribePageEvents, type PageEventSources } from './page-events.js';
 /**
  * Opens the journal under `<appDir>/sessions` (call before listening): its writer, and one replay that feeds the
  * message lines to a fresh inbox and the ask lines to `asks`. Returns the inbox, the writer (the asks' port on the
- * journal: AskJournal) and the image ids the journal names.
+ * journal: AskJournal) and the image ids the journal names (absent when a file of it could not be read).
  */
 export function openInbox(options: {
   appDir: string;
@@ -21,7 +21,7 @@ export function openInbox(options: {
   log: Logger;
   now?: () => Date;
   asks?: AskLines;
-}): { inbox: Inbox; journal: JournalWriter; images: ReadonlySet<string> } {
+}): { inbox: Inbox; journal: JournalWriter; images?: ReadonlySet<string> } {
   const dir = join(options.appDir, 'sessions');
   const log = options.log.child('journal');
   const journal = new JournalWriter({
@@ -33,7 +33,8 @@ export function openInbox(options: {
   const inbox = new Inbox(journal, options.now);
   const replay = new JournalReplay({ dir, log });
   inbox.replay((messages) => replay.run({ messages, ...(options.asks ? { asks: options.asks } : {}) }));
-  return { inbox, journal, images: replay.images };
+  // the images the journal refers to, when every file of it could be read
+  return { inbox, journal, ...(replay.complete ? { images: replay.images } : {}) };
 }
 
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */

@@ -36,6 +36,8 @@ export class JournalReplay implements JournalBodies {
   private readonly files: string[] = [];
   /** image ids any line names (images/store.ts collects the others at start) */
   readonly images = new Set<string>();
+  /** false when a file could not be read: then nobody can say which images are referenced */
+  complete = true;
 
   constructor(private readonly options: { dir: string; log: Logger }) {}
 
@@ -99,6 +101,7 @@ export class JournalReplay implements JournalBodies {
       buf = readFileSync(path);
     } catch (error) {
       this.options.log.warn(`journal: cannot read ${path}: ${(error as Error).message}; skipped`);
+      this.complete = false;
       return;
     }
     const file = this.files.push(path) - 1;

@@ -260,7 +260,9 @@ export class JournalWriter {
       file.size -= buffer.length;
       const reason = this.failed(
         error,
-        file.fd === undefined ? `cannot open a journal file for ${file.agentId}` : `could not write to ${file.path ?? ''}`,
+        file.fd === undefined
+          ? `cannot open a journal file for ${file.agentId}`
+          : `could not write to ${file.path ?? ''}`,
       );
       await this.rollBack(file, start, buffer.length, error);
       for (const waiter of waiters) waiter.reject(reason);

@@ -28,11 +28,11 @@ const PROCESS_OUTPUT: CommandOutput = {
 };
 
 /** `aiti-bridge agent-token …`: works on the data dir's agent-tokens.jsonl, with or without a running bridge. */
-export function runAgentToken(
+export async function runAgentToken(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   out: CommandOutput = PROCESS_OUTPUT,
-): number {
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') {
     out.stdout(AGENT_TOKEN_USAGE);
@@ -66,9 +66,11 @@ export function runAgentToken(
   try {
     if (command === 'create') {
       const name = single(positional, 'create');
-      const { token, record } = tokens.create(name, parseExpiry(expires));
+      // on disk (fsynced) before it is printed; whole (it holds its name) once it was
+      const made = await tokens.create(name, parseExpiry(expires));
       const base = url ?? config.remoteUrl ?? `http://127.0.0.1:${config.remote?.port || 8778}`;
-      out.stdout(created(record, token, base, Boolean(config.remote || config.remoteUrl)));
+      out.stdout(created(made.record, made.token, base, Boolean(config.remote || config.remoteUrl)));
+      await made.shown();
       return 0;
     }
     if (command === 'list') {
@@ -80,7 +82,7 @@ export function runAgentToken(
       return 0;
     }
     if (command === 'revoke') {
-      const revoked = tokens.revoke(single(positional, 'revoke'));
+      const revoked = await tokens.revoke(single(positional, 'revoke'));
       out.stdout(revoked.map((r) => `revoked ${r.name} (${r.id})\n`).join(''));
       return 0;
     }
@@ -112,6 +114,9 @@ function row(record: AgentTokenRecord): string {
     `made ${record.createdAt}`,
     record.expiresAt ? `${expired ? 'EXPIRED' : 'expires'} ${record.expiresAt}` : 'never expires',
     record.lastUsedAt ? `last used ${record.lastUsedAt}` : 'never used',
+    ...(record.halfMade
+      ? ['HALF-MADE (its create was cut off before it was shown; the next create of this name replaces it)']
+      : []),
   ].join('  ');
 }
 

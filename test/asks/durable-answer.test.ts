@@ -21,7 +21,13 @@ function compose(dir: string, disk?: FaultyDisk, clock: Clock = systemClock) {
   const asks = new Asks(
     { broadcast: () => undefined },
     clock,
-    journalLedger({ journal, inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
+    journalLedger({
+      journal,
+      inbox,
+      agents: new AgentRegistry(60_000),
+      images: { readAll: () => Promise.resolve([]) },
+      log,
+    }),
   );
   return { inbox, asks, found };
 }
@@ -148,7 +154,13 @@ describe('decisions that change nothing write nothing', () => {
     const asks = new Asks(
       { broadcast: (event, data) => (event === 'ask_update' ? updates.push(data as AskUpdate) : undefined) },
       systemClock,
-      journalLedger({ journal, inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
+      journalLedger({
+        journal,
+        inbox,
+        agents: new AgentRegistry(60_000),
+        images: { readAll: () => Promise.resolve([]) },
+        log,
+      }),
     );
     const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
     await ask.opened;

@@ -177,7 +177,9 @@ describe('what the files hold after a failed batch', () => {
     expect(stored.ids.sort()).toEqual([...before.ok, ...after.ok].sort());
     // the fragment stays in the old file, written off in void.jsonl: replay skips it without a word
     expect(stored.warnings).toEqual([]);
-    expect(readFileSync(join(dir, 'void.jsonl'), 'utf8')).toMatch(/^\{"file":"claude\/[^"]+\.jsonl","from":\d+,"to":\d+\}\n$/);
+    expect(readFileSync(join(dir, 'void.jsonl'), 'utf8')).toMatch(
+      /^\{"file":"claude\/[^"]+\.jsonl","from":\d+,"to":\d+\}\n$/,
+    );
   });
 
   it('a refused batch takes no room: the agent’s file goes on, and fills to its limit as if it never came', async () => {

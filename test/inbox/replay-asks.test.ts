@@ -30,7 +30,7 @@ function firstRun(dataDir: string) {
     journal,
     inbox,
     agents: new AgentRegistry(60_000),
-    images: { readAll: () => [] },
+    images: { readAll: () => Promise.resolve([]) },
     log,
   });
   return { clock, inbox, asks: new Asks({ broadcast: () => undefined }, clock, ledger) };

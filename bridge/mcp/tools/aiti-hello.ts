@@ -46,7 +46,7 @@ export const aitiHello = defineTool({
         ...(agentKey !== undefined ? { agentKey } : {}),
       });
       if (problem) throw new ToolError(problem, agentKey !== undefined ? 'agentKey' : 'agentId');
-      issuedKey = bridge.claims.issueKey(agentId, call.claimant.stateless ? 'stateless' : 'session');
+      issuedKey = await bridge.claims.issueKey(agentId, call.claimant.stateless ? 'stateless' : 'session');
     }
     if (pageId !== undefined && !bridge.pages.get(pageId)) {
       throw new ToolError(`pageId "${pageId}" is not connected; ${connectedList(call)}`, 'pageId');

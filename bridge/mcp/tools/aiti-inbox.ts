@@ -37,7 +37,7 @@ export const aitiInbox = defineTool({
       ])
       .join('\n');
     // images the human pasted into a push or an answer reach the model as image content, not as base64 text
-    const images = messages.flatMap((m) => call.bridge.images.readAll(m.images));
+    const images = (await Promise.all(messages.map((m) => call.bridge.images.readAll(m.images)))).flat();
     return { structured: result, summary: parts.join('; ') + '.', text, ...(images.length ? { images } : {}) };
   },
 });
