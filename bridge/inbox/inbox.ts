@@ -80,9 +80,9 @@ export class Inbox {
 
   /**
    * Rebuilds every inbox from the journal: `read` runs the journal's replay (journal/replay.ts) with the visitor
-   * the inbox gives it for message lines, and returns where the bodies it left on disk are read back. Pending and
-   * delivered come back as pending (nobody has read them now). A replayed message's body stays on disk until it is
-   * read (journal/scan.ts).
+   * the inbox gives it for message lines, and returns where the bodies it left on disk are read back. Every message
+   * comes back as it was: pending, handed out and not yet acknowledged (delivered, which the agent's next read
+   * hands out again), or consumed. A replayed message's body stays on disk until it is read (journal/scan.ts).
    */
   replay(read: (lines: MessageLines) => JournalBodies): void {
     const table = this.table;
@@ -100,14 +100,12 @@ export class Inbox {
       at: string | number = time,
     ) => {
       const raised = early.size ? higher(status, early.get(table.ids.id(table.size))) : status;
-      const added = table.add(time, raised === 'consumed' ? CONSUMED : 0, kind, from, agentId);
+      const added = table.add(time, STATUSES.indexOf(raised), kind, from, agentId);
       this.insert(added, agentId, at);
       return added;
     };
-    const change = (found: number, status: MessageStatus, at: string | number) => {
-      // setStatus keeps a status that is already as high
-      if (status === 'consumed') this.setStatus(found, 'consumed', at);
-    };
+    // setStatus keeps a status that is already as high
+    const change = (found: number, status: MessageStatus, at: string | number) => this.setStatus(found, status, at);
     this.bodies = read({
       head: (head, file) => {
         // a second line with a known id is skipped: the first one counts
@@ -272,17 +270,51 @@ export class Inbox {
     return message;
   }
 
-  /** The agent's pending messages, oldest first, which become delivered (durably) before they are returned. */
-  async take(agentId: string, limit = DEFAULT_PAGE): Promise<Message[]> {
+  /**
+   * A page of the agent's messages not yet acknowledged, oldest first: the ones handed out before and never acked
+   * (delivered) come back, with their ids, in their place among the pending ones — a read whose answer never
+   * reached the agent loses nothing. `after` (a message id) starts the page after that message; `accept` says how
+   * many the answer holds (it sees each message whole, in order, and the first false ends the page). Pending ones
+   * become delivered (durably) before they are returned; reading never consumes. `left` counts the messages not
+   * yet acknowledged after the page.
+   */
+  async take(
+    agentId: string,
+    options: { after?: string; limit?: number; accept?: (message: Message, index: number) => boolean } = {},
+  ): Promise<{ messages: Message[]; left: number }> {
     const box = this.boxes.get(agentId);
-    if (!box) return [];
-    const taken: number[] = [];
-    for (let i = 0; i < box.rows.length && taken.length < limit; i++) {
-      const r = box.rows.at(i);
-      if (this.table.status[r] === 0 && !this.changing.has(r)) taken.push(r);
+    const table = this.table;
+    const limit = options.limit ?? DEFAULT_PAGE;
+    let from = 0;
+    if (options.after !== undefined) {
+      const row = table.ids.find(options.after);
+      if (row < 0 || table.agentOf(row) !== agentId)
+        throw new Invalid(
+          `after "${options.after}" is not a message of agent "${agentId}"; pass the id of the last message you read (or leave it out to start at the oldest)`,
+          'after',
+        );
+      from = (table.agentPos[row] ?? 0) + 1;
     }
-    await this.change(taken, 'delivered');
-    return this.read(taken);
+    if (!box) return { messages: [], left: 0 };
+    const waiting = (r: number) => table.status[r] !== CONSUMED && table.kind[r] !== ASK && !this.changing.has(r);
+    const candidates: number[] = [];
+    let end = from;
+    for (; end < box.rows.length && candidates.length < limit; end++) {
+      const r = box.rows.at(end);
+      if (waiting(r)) candidates.push(r);
+    }
+    const read = await this.read(candidates);
+    const accept = options.accept ?? (() => true);
+    let taken = 0;
+    while (taken < read.length && accept(read[taken] as Message, taken)) taken++;
+    const rows = candidates.slice(0, taken);
+    await this.change(
+      rows.filter((r) => table.status[r] === 0),
+      'delivered',
+    );
+    let left = candidates.length - taken;
+    for (let i = end; i < box.rows.length; i++) if (waiting(box.rows.at(i))) left++;
+    return { messages: read.slice(0, taken).map((m, i) => ({ ...m, status: table.statusOf(rows[i] ?? -1) })), left };
   }
 
   /** Marks messages as shown to the agent by another channel (channel notification, sampling). */

@@ -130,10 +130,14 @@ export const InboxStatusRow = z.object({
 export const InboxStatusAnswer = z.object({ agents: z.array(InboxStatusRow) });
 export type InboxStatusAnswer = z.infer<typeof InboxStatusAnswer>;
 
-/** aiti_inbox result */
+/** aiti_inbox result: a page of the messages not acknowledged yet */
 export const InboxResult = z.object({
   messages: z.array(Message),
   queueSize: z.number().int().nonnegative(),
+  /** messages not acknowledged yet after this page (absent from an older bridge) */
+  left: z.number().int().nonnegative().optional(),
+  /** pass as `after` to read the next page; absent when nothing is left */
+  next: MsgId.optional(),
   acked: z.array(MsgId).optional(),
   unknownAcks: z.array(z.string()).optional(),
 });

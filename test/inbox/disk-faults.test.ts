@@ -108,12 +108,12 @@ describe('the journal on a disk that fails', () => {
     expect(inbox.counts('claude')).toEqual({ pending: 4, delivered: 0, consumed: 0 });
 
     disk.freeBytes = Infinity;
-    expect((await inbox.take('claude')).map((m) => m.id)).toEqual(ok);
+    expect((await inbox.take('claude')).messages.map((m) => m.id)).toEqual(ok);
     expect((await inbox.ack('claude', ok.slice(0, 2))).acked).toEqual(ok.slice(0, 2));
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 2, consumed: 2 });
     await inbox.close();
     const stored = await replayedIds(dir);
-    expect(ok.map((id) => stored.get(id))).toEqual(['consumed', 'consumed', 'pending', 'pending']);
+    expect(ok.map((id) => stored.get(id))).toEqual(['consumed', 'consumed', 'delivered', 'delivered']);
   });
 
   it('notices an agent folder deleted under it: the push that went into the deleted file is refused, the next one kept', async () => {

@@ -45,7 +45,7 @@ describe('the journal', () => {
     ]);
   });
 
-  it('replays every inbox on start: consumed stays consumed, delivered comes back pending', async () => {
+  it('replays every inbox on start as it was: consumed stays consumed, handed out stays handed out', async () => {
     const dir = tempDir();
     const first = open(dir);
     const a = await first.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
@@ -56,13 +56,15 @@ describe('the journal', () => {
     await first.close();
 
     const second = open(dir);
-    expect(second.counts('claude')).toEqual({ pending: 1, delivered: 0, consumed: 1 });
+    expect(second.counts('claude')).toEqual({ pending: 0, delivered: 1, consumed: 1 });
     expect(second.counts('cursor')).toEqual({ pending: 1, delivered: 0, consumed: 0 });
     const history = (await second.history({ agentId: 'claude' })).messages;
     expect(history.map((m) => [m.id, m.status])).toEqual([
-      [b.id, 'pending'],
+      [b.id, 'delivered'],
       [a.id, 'consumed'],
     ]);
+    // what was handed out and never acked comes back to the agent's next read, with its id
+    expect((await second.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[b.id, 'delivered']]);
     expect((await second.history({ agentId: 'cursor' })).messages[0]).toMatchObject({ id: c.id, ref: 'ask-1' });
     await second.close();
   });
@@ -105,7 +107,7 @@ describe('the journal', () => {
     const frozen = new Date('2026-11-30T12:00:00.000Z');
     const inbox = open(dir, { now: () => frozen, maxBytes: 1000 });
     for (let i = 0; i < 20; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text: `m${i}` });
-    await inbox.take('claude', 1000);
+    await inbox.take('claude', { limit: 1000 });
     await inbox.close();
     expect(files(dir, 'claude').length).toBeGreaterThan(3);
 
@@ -148,15 +150,16 @@ describe('the journal', () => {
 });
 
 describe('the inbox', () => {
-  it('goes pending → delivered → consumed; reading never consumes; unknown acks are reported', async () => {
+  it('goes pending → delivered → consumed; a read hands out again what was not acked; unknown acks are reported', async () => {
     const inbox = open(tempDir());
     const a = await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
     expect(inbox.unread('claude')).toBe(1);
-    expect((await inbox.take('claude')).map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
-    expect(await inbox.take('claude')).toEqual([]);
+    expect((await inbox.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
+    expect((await inbox.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 1, consumed: 0 });
     expect(await inbox.ack('claude', [a.id, 'm-nope'])).toEqual({ acked: [a.id], unknown: ['m-nope'] });
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 0, consumed: 1 });
+    expect(await inbox.take('claude')).toEqual({ messages: [], left: 0 });
     await inbox.close();
   });
 
@@ -167,18 +170,20 @@ describe('the inbox', () => {
       now = new Date(`2026-11-30T${hour}:00:00.000Z`);
       await inbox.add('claude', { kind: 'user_message', from: 'window', text: `at ${hour}` });
     }
-    const older = await await inbox.history({ agentId: 'claude', before: '2026-11-30T12:00:00.000Z' });
+    const older = await inbox.history({ agentId: 'claude', before: '2026-11-30T12:00:00.000Z' });
     expect(older.messages.map((m) => m.text)).toEqual(['at 11', 'at 10']);
     expect(older.nextBefore).toBeUndefined();
     await inbox.close();
   });
 
-  it('hands out at most one batch of pending messages a read, oldest first', async () => {
+  it('hands out at most one page a read, oldest first, and reads on after a message', async () => {
     const inbox = open(tempDir());
     for (let i = 0; i < 60; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text: String(i) });
     const first = await inbox.take('claude');
-    expect(first.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
-    expect((await inbox.take('claude')).map((m) => m.text)).toEqual([
+    expect(first.messages.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+    expect(first.left).toBe(10);
+    const after = first.messages[49]?.id;
+    expect((await inbox.take('claude', { after })).messages.map((m) => m.text)).toEqual([
       '50',
       '51',
       '52',
