@@ -138,6 +138,8 @@ export const InboxResult = z.object({
   left: z.number().int().nonnegative().optional(),
   /** pass as `after` to read the next page; absent when nothing is left */
   next: MsgId.optional(),
+  /** images of these messages that did not fit this answer, each `<message id>#<n>`: pass one as `image` */
+  imagesWaiting: z.array(z.string()).optional(),
   acked: z.array(MsgId).optional(),
   unknownAcks: z.array(z.string()).optional(),
 });

@@ -6,6 +6,7 @@ import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
 import { logLine } from '../text.js';
+import { BUDGET_WORDS, newestThatFit } from './budget.js';
 
 const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
 export const DEFAULT_LIMIT = 100;
@@ -15,21 +16,22 @@ const FLUSH_MS = 3000;
 export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
-  description:
-    'The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed; a connected page first sends what it has not sent yet. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since (ISO time, exclusive) and limit (the newest N, default 100).',
+  description: `The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed; a connected page first sends what it has not sent yet. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since and before (ISO times, exclusive) and limit (the newest N, default 100). One answer holds at most ${BUDGET_WORDS}: when older matching entries do not fit, it says how many and the before to pass for them.`,
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
       pageId,
       level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional().describe('this level and above'),
       since: IsoTime.optional(),
+      before: IsoTime.optional().describe('only entries older than this (the next page: the before an answer gives)'),
       limit: z.number().int().positive().max(1000).optional(),
     }),
   ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handle({ pageId, level, since, limit }, call) {
+  async handle({ pageId, level, since, before, limit }, call) {
     const page = resolvePage(call, pageId, { remembered: true });
     const after = sinceTime(since);
+    const until = sinceTime(before, 'before');
     // what the page has not sent yet (a batch waiting, a stack being mapped) comes in before the answer
     if (isConnected(page) && call.bridge.pages.isOperable(page))
       await runPageCommand(call, page, 'Watch.flush', {}, { timeoutMs: FLUSH_MS }).catch(() => undefined);
@@ -39,23 +41,37 @@ export const pageLogs = defineTool({
       (a, b) => Date.parse(a.at) - Date.parse(b.at),
     );
     const matching = all.filter(
-      (e) => (!level || RANK[e.level] >= RANK[level]) && (after === undefined || Date.parse(e.at) > after),
+      (e) =>
+        (!level || RANK[e.level] >= RANK[level]) &&
+        (after === undefined || Date.parse(e.at) > after) &&
+        (until === undefined || Date.parse(e.at) < until),
     );
-    const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
+    const fit = newestThatFit(matching.slice(-(limit ?? DEFAULT_LIMIT)), (e) => logLine(e).join('\n'));
+    const { entries, older } = fit;
+    const more = matching.length - entries.length;
     return {
-      structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
-      summary: `${entries.length} of ${matching.length} matching console entries of ${page.pageId}${entries.length ? ':' : ''}`,
+      structured: {
+        pageId: page.pageId,
+        entries,
+        matched: matching.length,
+        returned: entries.length,
+        ...(older ? { before: older } : {}),
+      },
+      summary:
+        `${entries.length} of ${matching.length} matching console entries of ${page.pageId}` +
+        (older ? ` (the newest that fit one answer; ${more} older: call page_logs with before: "${older}")` : '') +
+        (entries.length ? ':' : ''),
       text: entries.flatMap(logLine).join('\n'),
     };
   },
 });
 
-/** An ISO time as ms, or a ToolError naming `since`. */
-export function sinceTime(since: string | undefined): number | undefined {
+/** An ISO time as ms, or a ToolError naming the argument. */
+export function sinceTime(since: string | undefined, field = 'since'): number | undefined {
   if (since === undefined) return undefined;
   const at = Date.parse(since);
   if (Number.isNaN(at)) {
-    throw new ToolError(`since "${since}" is not an ISO time; use e.g. "${new Date().toISOString()}"`, 'since');
+    throw new ToolError(`${field} "${since}" is not an ISO time; use e.g. "${new Date().toISOString()}"`, field);
   }
   return at;
 }

@@ -5,33 +5,48 @@ import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
 import { networkLine } from '../text.js';
 import { DEFAULT_LIMIT, sinceTime } from './page-logs.js';
+import { BUDGET_WORDS, newestThatFit } from './budget.js';
 
 export const pageNetwork = defineTool({
   name: 'page_network',
   title: 'Page network',
-  description:
-    'Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since (ISO time, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100).',
+  description: `Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since and before (ISO times, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100). One answer holds at most ${BUDGET_WORDS}: when older matching requests do not fit, it says how many and the before to pass for them.`,
   inputSchema: toolInput(
     'page_network',
     strictArgs({
       pageId,
       since: IsoTime.optional(),
+      before: IsoTime.optional().describe('only requests older than this (the next page: the before an answer gives)'),
       limit: z.number().int().positive().max(1000).optional(),
       failedOnly: z.boolean().optional(),
     }),
   ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handle({ pageId, since, limit, failedOnly }, call) {
+  async handle({ pageId, since, before, limit, failedOnly }, call) {
     const page = resolvePage(call, pageId, { remembered: true });
     const after = sinceTime(since);
+    const until = sinceTime(before, 'before');
     const all = call.bridge.buffers.peek(page.pageId)?.network.toArray() ?? [];
     const matching = all.filter(
-      (e) => (!failedOnly || !e.ok || e.error !== undefined) && (after === undefined || Date.parse(e.at) > after),
+      (e) =>
+        (!failedOnly || !e.ok || e.error !== undefined) &&
+        (after === undefined || Date.parse(e.at) > after) &&
+        (until === undefined || Date.parse(e.at) < until),
     );
-    const entries = matching.slice(-(limit ?? DEFAULT_LIMIT));
+    const { entries, older } = newestThatFit(matching.slice(-(limit ?? DEFAULT_LIMIT)), networkLine);
+    const more = matching.length - entries.length;
     return {
-      structured: { pageId: page.pageId, entries, matched: matching.length, returned: entries.length },
-      summary: `${entries.length} of ${matching.length} matching requests of ${page.pageId}${entries.length ? ':' : ''}`,
+      structured: {
+        pageId: page.pageId,
+        entries,
+        matched: matching.length,
+        returned: entries.length,
+        ...(older ? { before: older } : {}),
+      },
+      summary:
+        `${entries.length} of ${matching.length} matching requests of ${page.pageId}` +
+        (older ? ` (the newest that fit one answer; ${more} older: call page_network with before: "${older}")` : '') +
+        (entries.length ? ':' : ''),
       text: entries.map(networkLine).join('\n'),
     };
   },
