@@ -86,7 +86,8 @@ export class AgentTokens {
     privateDir(dirname(this.file));
     const name = basename(this.file);
     this.watcher = watch(dirname(this.file), (_event, changed) => {
-      if (!changed || changed === name) this.reload();
+      // off the main thread: the CLI's write reaches the listeners a moment later, never stalling a request
+      if (!changed || changed === name) void this.refresh();
     });
     this.watcher.unref();
   }
@@ -194,6 +195,9 @@ export class AgentTokens {
   verify(token: string): AgentTokenRecord | undefined {
     const parsed = parseCredential(token);
     if (parsed?.kind !== 'agent') return undefined;
+    // a token the CLI made a moment ago, before its change reached this process: the file is read now (a stat,
+    // and a read only when it changed), so its first request is not refused
+    if (!this.records.has(parsed.id)) this.reload();
     const record = this.records.get(parsed.id);
     if (!record || record.revokedAt || !matchesHash(token, record.hash)) return undefined;
     if (record.expiresAt && Date.parse(record.expiresAt) <= this.now()) return undefined;
