@@ -8,6 +8,7 @@ import { journalBench } from './journal.js';
 import { muiFormBench } from './mui-form.js';
 import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
+import { restartBench } from './restart.js';
 import { writeReport, type BenchRow } from './report.js';
 import { scaleBench } from './scale.js';
 import { shimStart } from './shim-start.js';
@@ -75,6 +76,7 @@ await section('tokens', () => withBrowser((browser) => tokensBench(browser, note
 await section('mui-form', () => muiFormBench(notes));
 await section('forms', () => fixtureFormsBench(notes));
 await section('journal', () => journalBench(notes));
+await section('restart', () => restartBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));
 // a partial run's load line sits beside the full run's in the merged report: it names the sections it measured
