@@ -1,4 +1,5 @@
 // @ts-check
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 import { allowedImports } from './scripts/eslint-allowed-imports.js';
 
@@ -38,6 +39,14 @@ const domain = (folder, below, extra = []) => [
     why: "a capability's routes are its HTTP edge: the HTTP helpers, never mcp/",
   },
 ];
+/** A layer of the page agent: its own folder, the layers under it (or beside it) it names, and the wire contract. */
+const pageLayer = (folder, below, why, extra = []) => [
+  {
+    files: [`bridge/page-agent/${folder}**/*.ts`],
+    allow: [`bridge/page-agent/${folder}`, ...below.map((b) => `bridge/page-agent/${b}`), protocol, ...extra],
+    why,
+  },
+];
 const importRules = [
   {
     // first, so that a new folder is refused until it has a row of its own
@@ -50,10 +59,49 @@ const importRules = [
     allow: [protocol, 'zod'],
     why: 'the wire contract runs in Node, in the page and in the window alike: zod and nothing else',
   },
+  // the page agent runs in the page's tab: the DOM and the wire contract, no Node, no bridge internals; inside it,
+  // layers (dom < act < ui < commands) with watch/, human/ and link/ beside, so a gesture never imports a handler
+  ...pageLayer('dom/', [], 'dom/ reads the page (roles, names, refs, targets, visibility) and imports no other layer'),
+  ...pageLayer(
+    'act/',
+    ['dom/'],
+    "act/ is a person's gestures (pointer, keys, values): it reads the page, it knows no widget",
+  ),
+  ...pageLayer(
+    'ui/',
+    ['act/', 'dom/'],
+    'ui/ knows widgets by their pattern and drives them with gestures, never through a command handler',
+  ),
+  ...pageLayer(
+    'watch/',
+    ['dom/'],
+    'watch/ records what the page does (console, errors, requests, navigation) and acts on nothing',
+  ),
+  ...pageLayer(
+    'human/',
+    ['watch/', 'dom/'],
+    "human/ is the person's side (overlay, picker, source lines): it reads the page and the source maps watch/ keeps",
+  ),
+  ...pageLayer(
+    'link/',
+    ['dom/'],
+    'link/ is the connection to the bridge (streams, result socket, frames) and knows no command',
+  ),
+  ...pageLayer(
+    'commands/',
+    ['ui/', 'act/', 'dom/', 'watch/', 'human/', 'link/'],
+    'commands/ is the top layer: one handler per page command, over every layer below',
+    ['modern-screenshot'],
+  ),
   {
-    files: ['bridge/page-agent/**/*.ts'],
-    allow: ['bridge/page-agent/', protocol, 'modern-screenshot'],
-    why: "the page agent runs in the page's tab: the DOM and the wire contract, no Node, no bridge internals",
+    files: ['bridge/page-agent/index.ts'],
+    allow: ['bridge/page-agent/', protocol],
+    why: "the page agent's entry wires the layers together",
+  },
+  {
+    files: ['bridge/page-agent/zod-lite.ts'],
+    allow: ['bridge/page-agent/zod-names.ts'],
+    why: "zod-lite.ts is the page bundle's zod: the builders zod-names.ts picks",
   },
   {
     files: ['bridge/page-agent/zod-names.ts'],
@@ -88,7 +136,8 @@ const importRules = [
       protocol,
       ...kernel,
       'bridge/context.ts',
-      '@modelcontextprotocol/sdk/*',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/core',
       'zod',
       'node:*',
     ],
@@ -105,7 +154,8 @@ const importRules = [
       'bridge/http/',
       'koa',
       '@koa/router',
-      '@modelcontextprotocol/sdk/*',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/core',
       'zod',
       'node:*',
     ],
@@ -140,10 +190,12 @@ const importRules = [
       'bridge/prove-peer.ts',
       'bridge/private-files.ts',
       'bridge/token.ts',
-      '@modelcontextprotocol/sdk/*',
+      // how long the client waits for a tool call, read from its own config (loaded after initialize is answered)
+      'bridge/register/client-limits.ts',
+      '@modelcontextprotocol/client',
       'node:*',
     ],
-    why: 'the stdio shim starts without the server: the tool registry (to check arguments), the token proof, and nothing else of it',
+    why: "the stdio shim starts without the server: the tool registry (to check arguments), the token proof, its client's time-out setting, and nothing else of it",
   },
   {
     files: ['bridge/prove-peer.ts'],
@@ -208,9 +260,15 @@ const importRules = [
       'bridge/shim/',
       'bridge/register/',
       'bridge/remote/agent-token-command.ts',
+      'bridge/update-notice.ts',
       'node:*',
     ],
     why: 'the aiti-bridge command picks one mode and loads only it',
+  },
+  {
+    files: ['bridge/update-notice.ts'],
+    allow: ['node:*'],
+    why: "the CLI's note of a newer version on npm: the registry and a file in the cache, nothing of the bridge",
   },
   {
     files: ['bridge/vite-plugin.ts'],
@@ -232,6 +290,8 @@ export default tseslint.config(
       '**/next-env.d.ts',
       'reports/**',
       '.stryker-tmp*/**',
+      // the real MCP clients scripts/install-clients.js installs for test/clients
+      '.cache/**',
     ],
   },
   ...tseslint.configs.recommended,
@@ -244,6 +304,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
     },
+  },
+  {
+    // agents, pages and devices write the text these regexes read: none may take more than linear time on it
+    // (test/security/linear-text.test.ts fuzzes the renderer's markdown and the functions that read such text)
+    files: ['bridge/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   { plugins: { aiti: { rules: { 'allowed-imports': allowedImports } } } },
   ...importRules.map(({ files, allow, why }) => ({
@@ -273,7 +340,7 @@ export default tseslint.config(
   },
   {
     // the page agent's entry wires callbacks that run at once (watchDeparture) to the connection: nothing may
-    // reach a binding before it exists (frames.ts and human/picker.ts still have forward references to clear)
+    // reach a binding before it exists (link/frames.ts and human/picker.ts still have forward references to clear)
     files: ['bridge/page-agent/index.ts'],
     rules: {
       '@typescript-eslint/no-use-before-define': [

@@ -12,8 +12,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     // a test run from an SSH session or a Codespace must not turn --mcp-auth on by default (config.ts
-    // sharedMachine): the tests that need it say so, and one checks the default with its own environment
-    env: { AITI_LOG: 'warn', SSH_CONNECTION: '', CODESPACES: '', REMOTE_CONTAINERS: '' },
+    // sharedMachine): the tests that need it say so, and one checks the default with its own environment; and no
+    // CLI a test starts asks npm's registry for a newer version (test/foundation/update-notice.test.ts: a stand-in)
+    env: { AITI_LOG: 'warn', SSH_CONNECTION: '', CODESPACES: '', REMOTE_CONTAINERS: '', AITI_UPDATE_CHECK: '0' },
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { STRUCTURED_RESULTS } from '../bridge/protocol/index.js';
 import { BIN } from './bridge-process.js';
 
 /** An official MCP SDK client, over Streamable HTTP or through the stdio shim (the built one, as installed). */
@@ -11,7 +12,11 @@ export async function connectMcp(
   transport: 'streamable' | 'stdio',
   bin = BIN,
 ): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
+  // a program reading results' JSON; what a model reads is the text content, which the benches count
+  const client = new Client(
+    { name, version: '1.0.0' },
+    { capabilities: { experimental: { [STRUCTURED_RESULTS]: {} } } },
+  );
   if (transport === 'streamable') {
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp/mcp', bridgeUrl)));
   } else {

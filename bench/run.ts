@@ -1,10 +1,13 @@
 import { loadavg } from 'node:os';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.js';
 import { chromium, type Browser } from 'playwright-core';
+import { clientsBench } from './clients.js';
 import { coldStart } from './cold-start.js';
 import { fixtureFormsBench } from './fixture-forms.js';
+import { heldOutFormsBench } from './heldout-forms.js';
 import { floodBench } from './flood.js';
 import { journalBench } from './journal.js';
+import { markdownBench } from './markdown.js';
 import { muiFormBench } from './mui-form.js';
 import { pageRoundTrip } from './page-roundtrip.js';
 import { pageScript } from './page-script.js';
@@ -73,12 +76,15 @@ async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T>
 await section('roundtrip', () => withBrowser((browser) => pageRoundTrip(browser, CALLS, notes)));
 await section('snapshot', () => withBrowser((browser) => snapshotBench(browser, notes)));
 await section('tokens', () => withBrowser((browser) => tokensBench(browser, notes)));
+await section('markdown', () => withBrowser((browser) => markdownBench(browser)));
 await section('mui-form', () => muiFormBench(notes));
 await section('forms', () => fixtureFormsBench(notes));
+await section('heldout', () => heldOutFormsBench(notes));
 await section('journal', () => journalBench(notes));
 await section('restart', () => restartBench(notes));
 await section('scale', () => scaleBench(notes));
 await section('flood', () => floodBench(notes));
+await section('clients', () => withBrowser((browser) => clientsBench(browser, notes)));
 // a partial run's load line sits beside the full run's in the merged report: it names the sections it measured
 const measured = only.length > 0 ? ` of ${only.join(', ')}` : '';
 notes.push(

@@ -26,7 +26,7 @@ function textOf(result: CallToolResult): string {
 }
 
 /** The React fixture of the test suite, built for production with the agent's script tag, served from a temp dir. */
-async function serveReactFixture(bridgeUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveReactFixture(bridgeUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = mkdtempSync(join(tmpdir(), 'aiti-bench-react-'));
   await buildReactFixture(bridgeUrl, join(outDir, 'site'), join(outDir, '.vite'));
   const site = join(outDir, 'site');

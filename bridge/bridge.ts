@@ -18,7 +18,9 @@ import { CLAIMS, OriginRate, PAGE_REQUESTS } from './pages/origin-rate.js';
 import { AgentClaims } from './agents/claims.js';
 import { AgentRegistry } from './agents/registry.js';
 import { AgentTokens } from './agents/tokens.js';
+import { DeviceSessions } from './devices/device-sessions.js';
 import { Devices } from './devices/devices.js';
+import { cutOnExpiry } from './agents/token-expiry.js';
 import { CredentialLinks } from './devices/links.js';
 import { Pairings } from './devices/pairing.js';
 import { devicesEvent } from './devices/view.js';
@@ -143,6 +145,7 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
     { broadcast: (event, data) => context.hub.broadcast(event, data) },
     systemClock,
     journalLedger(ledger),
+    limits,
   );
   const context: BridgeContext = {
     config,
@@ -176,6 +179,7 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
     ownOrigins: () => origins,
     agentTokens,
     devices,
+    deviceSessions: new DeviceSessions(devices),
     pairings: new Pairings({ devices, onChange: () => deskChanged() }),
     credentialLinks: new CredentialLinks(),
     remoteUrl: () => remote?.url,
@@ -184,6 +188,11 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
   // a revoked credential loses what it has open at once, not at its next request
   devices.onRevoke((device) => context.credentialLinks.cut(`device:${device.id}`));
   agentTokens.onRevoke((record) => context.credentialLinks.cut(`agent:${record.id}`));
+  // an expired token loses what it has open, as a revoked one does
+  const tokenExpiry = cutOnExpiry(agentTokens, (record) => {
+    context.credentialLinks.cut(`agent:${record.id}`);
+    deskChanged();
+  });
   devices.onChange(deskChanged);
   agentTokens.onChange(deskChanged);
   agentTokens.watch();
@@ -207,7 +216,7 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
   const remoteSide = config.remote
     ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
     : undefined;
-  if (remoteSide) connections.watch(remoteSide.server);
+  if (remoteSide) connections.watch(remoteSide.server, 'remote');
   // the connections held while the bridge started are served now, and every later one
   held.adopt(server);
   let unix: UnixListener | undefined;
@@ -218,7 +227,7 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
       server.closeAllConnections();
       throw new StartupError((error as Error).message);
     }
-    connections.watch(unix.server);
+    connections.watch(unix.server, 'socket');
     answers.push(trackAnswers(unix.server));
   }
   if (remoteSide) {
@@ -288,6 +297,7 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
         stopNotifier?.();
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
         agentTokens.close();
+        tokenExpiry.close();
         await devices.close();
         await asksClosed;
         stopInbox();

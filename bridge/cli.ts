@@ -96,6 +96,17 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         ? `  MCP asks for the agent token: ${shared} is set, so other users may share this machine's loopback (--mcp-auth=false turns it off)\n`
         : ''),
   );
+  // a newer version on npm, once a day (bridge/update-notice.ts); never holds the bridge up
+  void import('./update-notice.js').then(({ updateNotice, updateStampFile }) =>
+    updateNotice({
+      current: bridge.context.version,
+      env,
+      stampFile: updateStampFile(env),
+      now: Date.now,
+      fetch,
+      write: (line) => process.stderr.write(`  ${line}\n`),
+    }),
+  );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`aiti-bridge: ${signal}, closing\n`);

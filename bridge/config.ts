@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Limits } from './limits.js';
@@ -48,6 +49,8 @@ export interface BridgeConfig {
   notify?: string;
   /** sent as Authorization: Bearer to the ntfy server (a protected topic) */
   notifyToken?: string;
+  /** a file holding the topic URL (first line) and the token (second line, optional): kept off the command line */
+  notifyFile?: string;
   /** put the asks' questions in the notification (by default only how many and whose) */
   notifyDetail: boolean;
   /** ms an ask waits unanswered before the notification goes out */
@@ -110,6 +113,11 @@ interface OptionOf<K extends keyof BridgeConfig> {
   kind: Kind;
   parse: (raw: string, source: string) => BridgeConfig[K];
   help: string;
+  /**
+   * a secret: refused as a flag, where every user of the machine reads it in /proc/<pid>/cmdline (`ps`); taken
+   * from its environment variable or its file only
+   */
+  secret?: { file: string };
 }
 export type Option = { [K in keyof BridgeConfig]-?: OptionOf<K> }[keyof BridgeConfig];
 
@@ -316,7 +324,8 @@ export const OPTIONS: Option[] = [
     key: 'notify',
     kind: 'url',
     parse: PARSERS.url,
-    help: 'an ntfy topic URL (https://ntfy.sh/<topic>): "2 asks waiting: claude-code" is published there, with a link to the remote window, when asks wait unanswered (never their text unless --notify-detail, never a token)',
+    help: 'an ntfy topic URL (https://ntfy.sh/<topic>): "2 asks waiting: claude-code" is published there, with a link to the remote window, when asks wait unanswered (never their text unless --notify-detail, never a token); whoever knows the topic reads and sends notices, so it is a secret: from the environment or --notify-file, never a flag',
+    secret: { file: '--notify-file' },
   },
   {
     flag: '--notify-token',
@@ -324,7 +333,16 @@ export const OPTIONS: Option[] = [
     key: 'notifyToken',
     kind: 'string',
     parse: PARSERS.string,
-    help: 'access token of a protected ntfy topic (sent as Authorization: Bearer to the ntfy server only)',
+    help: 'access token of a protected ntfy topic (sent as Authorization: Bearer to the ntfy server only); from the environment or --notify-file, never a flag',
+    secret: { file: '--notify-file' },
+  },
+  {
+    flag: '--notify-file',
+    env: 'AITI_NOTIFY_FILE',
+    key: 'notifyFile',
+    kind: 'string',
+    parse: PARSERS.string,
+    help: 'a file (keep it 0600) with the ntfy topic URL on its first line and, for a protected topic, its token on the second',
   },
   {
     flag: '--notify-detail',
@@ -375,6 +393,10 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
         : [arg, undefined];
     const option = OPTIONS.find((o) => o.flag === flag);
     if (!option) throw new ConfigError(`unknown option "${arg}" (see aiti-bridge --help)`);
+    if (option.secret)
+      throw new ConfigError(
+        `${flag} is a secret, and a command line is read by every user of this machine (ps, /proc/<pid>/cmdline): set ${option.env ?? 'its environment variable'}, or write it to a file and give ${option.secret.file} <path>`,
+      );
     let raw = inline;
     if (raw === undefined) {
       if (option.kind === 'bool') raw = 'true';
@@ -385,7 +407,21 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     }
     apply(config, option, raw, flag);
   }
+  if (config.notifyFile) readNotifyFile(config, config.notifyFile);
   return config;
+}
+
+/** --notify-file: the topic URL on the first line, the token (optional) on the second. */
+function readNotifyFile(config: BridgeConfig, path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--notify-file "${path}" cannot be read: ${(error as Error).message}`);
+  }
+  const [topic = '', token = ''] = text.split(/\r?\n/).map((line) => line.trim());
+  config.notify = PARSERS.url(topic, `the first line of --notify-file "${path}"`);
+  if (token) config.notifyToken = token;
 }
 
 export function configHelp(): string {

@@ -3,6 +3,7 @@ import type { AgentRegistry } from './agents/registry.js';
 import type { AgentTokens } from './agents/tokens.js';
 import type { Asks } from './asks/asks.js';
 import type { BridgeConfig } from './config.js';
+import type { DeviceSessions } from './devices/device-sessions.js';
 import type { Devices } from './devices/devices.js';
 import type { CredentialLinks } from './devices/links.js';
 import type { Pairings } from './devices/pairing.js';
@@ -63,6 +64,8 @@ export interface BridgeContext {
   agentTokens: AgentTokens;
   /** devices paired with the desk (devices.json) */
   devices: Devices;
+  /** how paired devices sign in: the bridge's proof, their signed challenge, their sessions (in memory) */
+  deviceSessions: DeviceSessions;
   /** one-time pairing codes and the devices waiting for the desk's approval */
   pairings: Pairings;
   /** what each remote credential has open now, cut when it is revoked */

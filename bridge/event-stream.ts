@@ -4,8 +4,11 @@
  */
 export interface EventStream {
   readonly isOpen: boolean;
-  /** sends one named event; false when the stream is closed */
-  send(event: string, data: unknown): boolean;
+  /**
+   * sends one named event; false when the stream is closed. `first`: the event a stream starts with (the window's
+   * `state`), whose size is the bridge's own doing: it is not judged against the reader's unread budget
+   */
+  send(event: string, data: unknown, options?: { first?: boolean }): boolean;
   onClose(handler: () => void): void;
   close(): void;
 }

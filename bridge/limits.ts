@@ -21,10 +21,14 @@ export interface Limits {
   bufferBytesTotal: number;
   /** bytes an SSE reader may leave unread before it is disconnected */
   sseBufferBytes: number;
-  /** ms a response (not an SSE stream) may have bytes waiting with no write progress before its socket is closed */
+  /** ms a connection (a response, an event stream) may have bytes waiting with no write progress before it is closed */
   stalledWriteMs: number;
-  /** connections open at once from one client address; past it new ones are closed at once */
+  /** connections open at once from one client address on the local listener and the Unix socket */
   connectionsPerClient: number;
+  /** connections open at once on the remote listener that have shown no credential yet (tunnels come from 127.0.0.1) */
+  remoteAnonymousConnections: number;
+  /** connections open at once on the remote listener in all */
+  remoteConnections: number;
   /** how deeply a JSON body may nest */
   jsonDepth: number;
   /** the window gets at most one pages/agents update per this many ms */
@@ -46,6 +50,10 @@ export interface Limits {
   tarpitMs: number;
   /** rate-limited requests held at once; past it they are answered at once */
   tarpitSockets: number;
+  /** bytes of open asks (prompt, choices, command) one agent may have: past it its next ask is refused */
+  askBytesPerAgent: number;
+  /** open asks one agent may have at once */
+  asksPerAgent: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -60,6 +68,10 @@ export const DEFAULT_LIMITS: Limits = {
   stalledWriteMs: 15_000,
   // loopback is one address for every local client: 500 pages (a stream and a result socket each) and 50 agents
   connectionsPerClient: 4096,
+  // the pairing page and a few devices signing in; a tunnel's anonymous crowd stops here, apart from the desk
+  remoteAnonymousConnections: 64,
+  // devices (a window stream each, a few requests) and agents elsewhere (a session stream and calls each)
+  remoteConnections: 1024,
   jsonDepth: 64,
   windowCoalesceMs: 250,
   // a reload is one claim: 200 tabs reloading at once, or a test run opening 100 tabs a second, stay under it
@@ -74,6 +86,9 @@ export const DEFAULT_LIMITS: Limits = {
   pageRequestBurstTotal: 4000,
   tarpitMs: 1000,
   tarpitSockets: 256,
+  // sixteen prompts of the longest kind (ASK_LIMITS.promptChars): an agent that needs more asks one at a time
+  askBytesPerAgent: 512 * 1024,
+  asksPerAgent: 20,
 };
 
 /** The limits a bridge runs with: the defaults, with what its configuration overrides. */
@@ -92,12 +107,15 @@ export type LimitName =
   | 'sseReaders'
   | 'slowReaders'
   | 'connectionsPerClient'
+  | 'remoteConnections'
   | 'jsonDepth'
   | 'claimsPerOrigin'
   | 'claimsTotal'
   | 'pageRequestsPerOrigin'
   | 'pageRequestsTotal'
-  | 'tarpit';
+  | 'tarpit'
+  | 'askBytesPerAgent'
+  | 'asksPerAgent';
 
 export interface LimitLine {
   limit: number;
@@ -116,8 +134,11 @@ export class LimitCounters {
   private readonly readers = new Map<LimitName, () => number>();
   /** SSE streams open now (page and window streams) */
   openStreams = 0;
-  /** sockets of SSE streams, which keep their own rule (sseBufferBytes) instead of the stalled-write one */
+  /** sockets of SSE streams, which keep their unread-bytes rule (sseBufferBytes) beside the stalled-write one */
   private readonly streamSockets = new WeakSet<Socket>();
+  /** remote listener sockets waiting to show a credential (http/slow-readers.ts budgets them) */
+  private readonly anonymous = new WeakSet<Socket>();
+  private credentialListeners: Array<(socket: Socket) => void> = [];
 
   constructor(readonly limits: Limits) {}
 
@@ -128,6 +149,22 @@ export class LimitCounters {
 
   isStream(socket: Socket): boolean {
     return this.streamSockets.has(socket);
+  }
+
+  /** A remote listener's connection, counted as anonymous until a request on it shows a credential. */
+  watchCredential(socket: Socket): void {
+    this.anonymous.add(socket);
+  }
+
+  /** A request on this socket carried a credential (remote/guard.ts): it leaves the anonymous budget. */
+  credentialed(socket: Socket | null | undefined): void {
+    if (!socket || !this.anonymous.has(socket)) return;
+    this.anonymous.delete(socket);
+    for (const listener of this.credentialListeners) listener(socket);
+  }
+
+  onCredentialed(listener: (socket: Socket) => void): void {
+    this.credentialListeners.push(listener);
   }
 
   refused(name: LimitName, count = 1): void {
@@ -155,6 +192,8 @@ export class LimitCounters {
       sseReaders: { ...line('sseReaders', l.sseBufferBytes), current: this.openStreams },
       slowReaders: line('slowReaders', l.stalledWriteMs),
       connectionsPerClient: line('connectionsPerClient', l.connectionsPerClient),
+      // limit: anonymous connections; current: all of the remote listener's
+      remoteConnections: line('remoteConnections', l.remoteAnonymousConnections),
       jsonDepth: line('jsonDepth', l.jsonDepth),
       claimsPerOrigin: line('claimsPerOrigin', l.claimsPerSecond),
       claimsTotal: line('claimsTotal', l.claimsPerSecondTotal),
@@ -162,6 +201,8 @@ export class LimitCounters {
       pageRequestsTotal: line('pageRequestsTotal', l.pageRequestsPerSecondTotal),
       // current: refusals being held now; refused: those answered at once because the tarpit was full
       tarpit: line('tarpit', l.tarpitSockets),
+      askBytesPerAgent: line('askBytesPerAgent', l.askBytesPerAgent),
+      asksPerAgent: line('asksPerAgent', l.asksPerAgent),
     };
   }
 }

@@ -134,7 +134,10 @@ export function vueTemplateWithSources(code: string, file: string): string {
 }
 
 export function aitiBridge(options: AitiViteOptions = {}): AitiVitePlugin {
-  const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(/\/+$/, '');
+  const bridgeUrl = (options.bridgeUrl ?? process.env.AITI_BRIDGE_URL ?? 'http://127.0.0.1:8777').replace(
+    /(?<!\/)\/+$/,
+    '',
+  );
   let root = process.cwd();
   return {
     name: 'aiti-bridge',

@@ -11,6 +11,8 @@ export enum Channel {
   Compose = 'aiti:compose',
   /** main → renderer: show the card of one ask (a notification was clicked) */
   OpenAsk = 'aiti:open-ask',
+  /** main → renderer: what HostInfo answers changed (notifications started failing): ask for it again */
+  HostChanged = 'aiti:host-changed',
 }
 
 export interface ComposeRequest {
@@ -47,4 +49,5 @@ export interface AitiDesktopApi {
   hostInfo(): Promise<HostInfo>;
   onCompose(listener: (request: ComposeRequest) => void): () => void;
   onOpenAsk(listener: (request: OpenAskRequest) => void): () => void;
+  onHostChange(listener: () => void): () => void;
 }

@@ -6,6 +6,8 @@ export interface ShellNotification {
   show(): void;
   close(): void;
   on(event: 'click', listener: () => void): unknown;
+  /** macOS and Windows: the system did not show it (an unsigned macOS build's UNNotification: every time) */
+  on(event: 'failed', listener: (event: unknown, error: string) => void): unknown;
 }
 
 export interface NotificationDeps {
@@ -20,6 +22,17 @@ export interface NotificationDeps {
   openAsk(askId: string): void;
   showWindow(): void;
   icon?: string;
+  platform: NodeJS.Platform;
+  /** the first notification failed: `problem` is the line the tray and the window show from now on */
+  onFailure(problem: string): void;
+  /** asks for the human's attention without a notification (the dock bounces, the taskbar button flashes) */
+  attention(): void;
+}
+
+export interface NotificationControl {
+  /** why notifications do not show here, once one failed; the tray and the window show this line */
+  problem(): string | undefined;
+  stop(): void;
 }
 
 const MAX_BODY = 200;
@@ -31,15 +44,29 @@ export function askTitle(ask: AskView): string {
   return `${ask.agentId} ${what}`;
 }
 
+/** The line the tray and the window show once notifications failed: what happened and what stands in for them. */
+export function notificationProblem(platform: NodeJS.Platform, error: string): string {
+  const where = platform === 'darwin' ? 'the dock and the tray' : 'the tray and the taskbar';
+  const unsigned =
+    platform === 'darwin'
+      ? ' An unsigned build of the app cannot show notifications on macOS: install a signed release.'
+      : '';
+  return `Desktop notifications fail here (${clip(error)}): new asks show in ${where} instead.${unsigned}`;
+}
+
 /**
  * A desktop notification for each new ask while the window is hidden (clicking it opens that card), and one for
- * each `notify` event an agent sends with user_notify. A notification whose ask ended is withdrawn.
+ * each `notify` event an agent sends with user_notify. A notification whose ask ended is withdrawn. One that
+ * fails (Electron's `failed`: since Electron 42 every notification of an unsigned macOS build) is reported once
+ * through onFailure, and from then on each new ask also asks for attention another way.
  */
-export function setupNotifications(deps: NotificationDeps): () => void {
+export function setupNotifications(deps: NotificationDeps): NotificationControl {
   // Electron drops the click handler of a notification that was garbage collected: keep them until they end
   const shown = new Map<string, ShellNotification>();
+  let failure: string | undefined;
   const notify = (key: string, title: string, body: string, onClick: () => void) => {
     if (deps.paused() || !deps.isSupported()) return;
+    if (failure) deps.attention();
     const notification = deps.createNotification({
       title,
       body: clip(body),
@@ -48,6 +75,13 @@ export function setupNotifications(deps: NotificationDeps): () => void {
     notification.on('click', () => {
       shown.delete(key);
       onClick();
+    });
+    notification.on('failed', (_event, error) => {
+      shown.delete(key);
+      if (failure) return;
+      failure = notificationProblem(deps.platform, error || 'no reason given');
+      deps.attention();
+      deps.onFailure(failure);
     });
     shown.set(key, notification);
     notification.show();
@@ -74,9 +108,12 @@ export function setupNotifications(deps: NotificationDeps): () => void {
     const { agentId, title, body } = event.data;
     notify(`notify:${++notes}`, title ? `${agentId}: ${title}` : agentId, body, deps.showWindow);
   });
-  return () => {
-    stopAsks();
-    stopCount();
-    stopFeed();
+  return {
+    problem: () => failure,
+    stop: () => {
+      stopAsks();
+      stopCount();
+      stopFeed();
+    },
   };
 }

@@ -16,6 +16,7 @@ const api: AitiDesktopApi = {
   hostInfo: () => ipcRenderer.invoke(Channel.HostInfo) as Promise<HostInfo>,
   onCompose: (listener) => listen<ComposeRequest>(Channel.Compose, listener),
   onOpenAsk: (listener) => listen<OpenAskRequest>(Channel.OpenAsk, listener),
+  onHostChange: (listener) => listen<void>(Channel.HostChanged, () => listener()),
 };
 
 contextBridge.exposeInMainWorld('aiti', api);

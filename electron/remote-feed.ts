@@ -1,5 +1,6 @@
 import { AiEvents, type AiEvent, type StateEvent } from '../bridge/protocol/human.js';
 import { impostorText, provePeer } from '../bridge/prove-peer.js';
+import { SseParser } from '../bridge/protocol/sse.js';
 import type { AskFeed } from './open-asks.js';
 
 export interface RemoteFeed extends AskFeed {
@@ -104,20 +105,8 @@ function fold(state: StateEvent, event: AiEvent): StateEvent {
 
 async function read(body: ReadableStream<Uint8Array>, dispatch: (event: string, data: string) => void) {
   const decoder = new TextDecoder();
-  let buffer = '';
+  const parser = new SseParser();
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) event = line.slice(7);
-        else if (line.startsWith('data: ')) data.push(line.slice(6));
-      }
-      if (data.length) dispatch(event, data.join('\n'));
-    }
+    for (const { event, data } of parser.push(decoder.decode(chunk, { stream: true }))) dispatch(event, data);
   }
 }

@@ -36,7 +36,8 @@ export interface TrayDeps {
   /** the dock/taskbar badge where the platform has one (app.setBadgeCount) */
   setBadge?(count: number): void;
   mcpUrl: string;
-  writeClipboard(text: string): void;
+  /** Electron's clipboard.writeText, a promise since Electron 44 (it rejects when the clipboard cannot be written) */
+  writeClipboard(text: string): Promise<void> | void;
   showWindow(): void;
   composeToAll(): void;
   /** runs the --register-shim logic; resolves with a line for the human */
@@ -75,7 +76,15 @@ export function setupTray(deps: TrayDeps): TrayControl {
     { type: 'separator' },
     { label: 'Open window', click: deps.showWindow },
     { label: 'Push to all…', click: deps.composeToAll },
-    { label: 'Copy MCP URL', click: () => deps.writeClipboard(deps.mcpUrl) },
+    {
+      label: 'Copy MCP URL',
+      // a failure says so instead of becoming an unhandled rejection in the main process
+      click: () => {
+        Promise.resolve(deps.writeClipboard(deps.mcpUrl)).catch((error: Error) =>
+          deps.tell(`Copying the MCP URL failed: ${error.message}`),
+        );
+      },
+    },
     {
       label: 'Register with MCP clients',
       click: () => {

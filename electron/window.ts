@@ -1,5 +1,6 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { Channel, type ComposeRequest, type OpenAskRequest } from './channels.js';
+import type { DelayableEvent } from './session-end.js';
 
 /** The parts of a BrowserWindow's webContents the shell uses. */
 export interface ShellWebContents {
@@ -11,7 +12,7 @@ export interface ShellWebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
 }
 
-/** The parts of a BrowserWindow the shell uses. */
+/** The parts of a BrowserWindow the shell uses (Windows' session events: session-end.ts). */
 export interface ShellWindow {
   readonly webContents: ShellWebContents;
   loadURL(url: string): Promise<void>;
@@ -22,9 +23,10 @@ export interface ShellWindow {
   isVisible(): boolean;
   isMinimized(): boolean;
   isFocused(): boolean;
+  /** the taskbar button flashes (Windows), the window asks for attention (Linux) */
+  flashFrame(flag: boolean): void;
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
-  /** Windows: the session ends (logoff, shutdown); see session-end.ts */
-  on(event: 'session-end', listener: () => void): unknown;
+  on(event: 'query-session-end' | 'session-end', listener: (event: DelayableEvent) => void): unknown;
 }
 
 export interface WindowDeps {
@@ -54,6 +56,8 @@ export interface WindowControl {
   openAsk(askId: string): void;
   /** whether the human can see the window right now (visible and not minimized) */
   isShown(): boolean;
+  /** tells the renderer that what HostInfo answers changed */
+  hostChanged(): void;
 }
 
 /** The renderer's security settings: isolated, sandboxed, no Node, no webviews. */
@@ -77,7 +81,8 @@ export function windowOptions(deps: Pick<WindowDeps, 'preload' | 'icon'>): Brows
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
-      spellcheck: true,
+      // no spelling menu to use it with, and on Linux its dictionaries would come from Google's CDN
+      spellcheck: false,
     },
   };
 }
@@ -117,9 +122,10 @@ export function setupWindow(deps: WindowDeps): WindowControl {
     window.focus();
   };
   // a message sent while the renderer is still loading would be lost: wait for it
-  const sendWhenLoaded = (channel: Channel, request: ComposeRequest | OpenAskRequest) => {
-    if (contents.isLoading()) contents.once('did-finish-load', () => contents.send(channel, request));
-    else contents.send(channel, request);
+  const sendWhenLoaded = (channel: Channel, request?: ComposeRequest | OpenAskRequest) => {
+    const send = () => (request ? contents.send(channel, request) : contents.send(channel));
+    if (contents.isLoading()) contents.once('did-finish-load', send);
+    else send();
   };
 
   window.loadURL(deps.url).then(
@@ -141,5 +147,6 @@ export function setupWindow(deps: WindowDeps): WindowControl {
       sendWhenLoaded(Channel.OpenAsk, { askId });
     },
     isShown: () => window.isVisible() && !window.isMinimized(),
+    hostChanged: () => sendWhenLoaded(Channel.HostChanged),
   };
 }

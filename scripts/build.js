@@ -60,12 +60,19 @@ const steps = {
     const esbuild = fileURLToPath(new URL('../node_modules/esbuild/bin/esbuild', import.meta.url));
     rmSync(new URL('../dist/electron', import.meta.url), { recursive: true, force: true });
     const common = ['--bundle', '--platform=node', '--external:electron', '--sourcemap', '--log-level=warning'];
+    // the production dependencies stay outside (electron-builder ships them); a dev dependency the app needs
+    // (electron-updater) is bundled in, so the npm package never installs it. Bundled CommonJS asks for
+    // `require`, which an ES module has not: the banner gives it one.
+    const { dependencies } = JSON.parse(
+      (await import('node:fs')).readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    );
     run(esbuild, [
       'electron/main.ts',
       ...common,
       '--format=esm',
       '--target=node22',
-      '--packages=external',
+      ...Object.keys(dependencies).map((name) => `--external:${name}`),
+      `--banner:js=import { createRequire as __aitiRequire } from 'node:module'; const require = __aitiRequire(import.meta.url);`,
       '--outfile=dist/electron/main.js',
     ]);
     run(esbuild, [

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * What an allow-list entry says:
  * - `bridge/protocol/` (ends with `/`): any file under that folder;
  * - `bridge/errors.ts`: that file (imports name it `../errors.js`);
- * - `zod`: that package exactly; `@modelcontextprotocol/sdk/*` or `node:*`: any module under that prefix.
+ * - `zod`: that package exactly; `node:*`: any module under that prefix.
  */
 function allows(entry, target) {
   if (entry.endsWith('*')) return target.startsWith(entry.slice(0, -1));

@@ -2,18 +2,26 @@
 // The release workflow's signing step: from the repository's secrets (all optional), sets what electron-builder
 // reads for this platform's installers, and says in the log what will be signed and notarized, and what will not.
 // Usage: node scripts/release-signing.js linux|mac|win   (appends to $GITHUB_ENV; prints workflow commands)
+// Every platform gets EB_CONFIG, the electron-builder config the build step passes with --config.
 // Secrets, passed in as environment variables of the same names:
 //   MAC_CSC_LINK, MAC_CSC_KEY_PASSWORD   the Developer ID Application certificate (.p12, base64) and its password
 //   APPLE_API_KEY_BASE64, APPLE_API_KEY_ID, APPLE_API_ISSUER   an App Store Connect API key (.p8, base64): notarization
-//   WIN_CSC_LINK, WIN_CSC_KEY_PASSWORD   the Windows code-signing certificate (.pfx, base64) and its password
+//   Windows, through Azure Artifact Signing (since June 2023 a code-signing key lives on hardware, so a .pfx in a
+//   secret cannot sign a release any more; the key stays in Azure's HSM and signs each file there):
+//   AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET   a Microsoft Entra app allowed to sign (EnvironmentCredential)
+//   AZURE_SIGNING_ENDPOINT, AZURE_SIGNING_ACCOUNT, AZURE_CERTIFICATE_PROFILE   the Artifact Signing account and profile
+//   WIN_PUBLISHER_NAME   the publisher name exactly as in the certificate (electron-updater checks updates against it)
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const platform = process.argv[2];
 const env = process.env;
 const set = {};
+/** what this platform's build adds to electron-builder.yml (Windows' signing options), or nothing */
+let config;
 const notice = (title, text) => console.log(`::notice title=${title}::${text}`);
 const warning = (title, text) => console.log(`::warning title=${title}::${text}`);
 const given = (...names) => names.every((name) => (env[name] ?? '').trim() !== '');
@@ -51,15 +59,35 @@ if (platform === 'mac') {
     );
   }
 } else if (platform === 'win') {
-  if (given('WIN_CSC_LINK', 'WIN_CSC_KEY_PASSWORD')) {
-    set.WIN_CSC_LINK = env.WIN_CSC_LINK;
-    set.WIN_CSC_KEY_PASSWORD = env.WIN_CSC_KEY_PASSWORD;
-    notice('Windows signing', 'the app and its installer are signed with the certificate from WIN_CSC_LINK');
+  const azure = ['AZURE_TENANT_ID', 'AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET'];
+  const account = [
+    'AZURE_SIGNING_ENDPOINT',
+    'AZURE_SIGNING_ACCOUNT',
+    'AZURE_CERTIFICATE_PROFILE',
+    'WIN_PUBLISHER_NAME',
+  ];
+  if (given(...azure, ...account)) {
+    // electron-builder signs through the TrustedSigning PowerShell module, which logs in with these
+    for (const name of azure) set[name] = env[name];
+    config = {
+      win: {
+        azureSignOptions: {
+          endpoint: env.AZURE_SIGNING_ENDPOINT,
+          codeSigningAccountName: env.AZURE_SIGNING_ACCOUNT,
+          certificateProfileName: env.AZURE_CERTIFICATE_PROFILE,
+          publisherName: env.WIN_PUBLISHER_NAME,
+        },
+      },
+    };
+    notice(
+      'Windows signing',
+      `the app, its installer and its uninstaller are signed through Azure Artifact Signing (account ${env.AZURE_SIGNING_ACCOUNT}, profile ${env.AZURE_CERTIFICATE_PROFILE})`,
+    );
   } else {
     set.CSC_IDENTITY_AUTO_DISCOVERY = 'false';
     warning(
       'Unsigned Windows build',
-      'WIN_CSC_LINK and WIN_CSC_KEY_PASSWORD are not set: the installer is not signed, so SmartScreen warns before it runs',
+      `${[...azure, ...account].filter((name) => !given(name)).join(', ')} not set: the installer is not signed, so SmartScreen warns before it runs`,
     );
   }
 } else if (platform === 'linux') {
@@ -70,6 +98,16 @@ if (platform === 'mac') {
 } else {
   console.error(`release-signing: the platform is linux, mac or win, not "${platform ?? ''}"`);
   process.exit(2);
+}
+
+// the build always passes --config "$EB_CONFIG": the repository's file, or one extending it with signing
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (config) {
+  const file = join(mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'eb-config-')), 'electron-builder.signed.json');
+  writeFileSync(file, JSON.stringify({ extends: resolve(root, 'electron-builder.yml'), ...config }, null, 2));
+  set.EB_CONFIG = file;
+} else {
+  set.EB_CONFIG = resolve(root, 'electron-builder.yml');
 }
 
 // GitHub's multi-line form, so a value holding a newline cannot add a variable of its own

@@ -102,7 +102,7 @@ export class AgentClaims {
 }
 
 /** One line of the file as a claim, or what is wrong with it (for the warning). */
-function claimOf(line: string): { id: string; entry: Entry } | string {
+export function claimOf(line: string): { id: string; entry: Entry } | string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);

@@ -39,7 +39,7 @@ export function autoNameBase(clientName: string | undefined): string {
     (clientName ?? 'agent')
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+      .replace(/^-+|(?<!-)-+$/g, '')
       .slice(0, 48) || 'agent'
   );
 }

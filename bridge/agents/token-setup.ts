@@ -1,38 +1,45 @@
 /**
- * What to paste into each MCP client on the agent's machine for an agent token: the bridge's MCP endpoint as that
- * machine reaches it (through a tunnel, usually http://127.0.0.1:<port>) and the token as a static bearer header.
- * No OAuth: a remote box cannot take an OAuth callback on its own localhost.
+ * What to paste on the agent's machine for an agent token. The token itself appears in none of these lines: it is
+ * saved once from standard input into that machine's data dir (0600, `aiti-bridge agent-token save`), never in a
+ * command line (argv, shell history) or a workspace file people commit (`.vscode/mcp.json`). Every client then runs
+ * the stdio shim, which reads it there and sends it only to a bridge that first proves it holds that token (the
+ * `?of=agent` token proof), so a program that took the tunnel's port gets nothing. Clients that speak HTTP with a
+ * static bearer header cannot check the peer, so they are not offered.
  */
 export interface SetupLine {
   client: string;
   text: string;
 }
 
-export function tokenSetup(base: string, token: string, name: string): SetupLine[] {
-  const endpoint = `${base.replace(/\/$/, '')}/mcp/mcp`;
+const SHIM = ['-y', '@aiti-ai/aiti-bridge', '--stdio'];
+
+export function tokenSetup(base: string, _token: string, name: string): SetupLine[] {
+  const url = base.replace(/\/$/, '');
+  const env = { AITI_BRIDGE_URL: url, AITI_MCP_AUTH: '1' };
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  const headers = { Authorization: `Bearer ${token}` };
+  const stdio = { command: 'npx', args: SHIM, env };
   return [
     {
+      client: `First, on the agent's machine: save the token there (paste it, then Ctrl-D; it speaks for "${name}")`,
+      text: 'npx -y @aiti-ai/aiti-bridge agent-token save',
+    },
+    {
       client: 'Claude Code',
-      text: `claude mcp add --transport http aiti ${endpoint} --header "Authorization: Bearer ${token}"`,
+      text: `claude mcp add aiti --scope user --env AITI_BRIDGE_URL=${url} --env AITI_MCP_AUTH=1 -- npx ${SHIM.join(' ')}`,
     },
     {
-      client: 'Codex (~/.codex/config.toml, and the variable in the shell that starts codex)',
-      text: `[mcp_servers.aiti]\nurl = "${endpoint}"\nbearer_token_env_var = "AITI_AGENT_TOKEN"\n\nexport AITI_AGENT_TOKEN=${token}`,
+      client: 'Codex (~/.codex/config.toml)',
+      text: `[mcp_servers.aiti]\ncommand = "npx"\nargs = ${JSON.stringify(SHIM)}\nenv = { AITI_BRIDGE_URL = "${url}", AITI_MCP_AUTH = "1" }`,
     },
-    { client: 'Cursor (~/.cursor/mcp.json)', text: json({ mcpServers: { aiti: { url: endpoint, headers } } }) },
+    { client: 'Cursor (~/.cursor/mcp.json)', text: json({ mcpServers: { aiti: stdio } }) },
     {
-      client: 'VS Code (.vscode/mcp.json)',
-      text: json({ servers: { aiti: { type: 'http', url: endpoint, headers } } }),
+      client: 'VS Code (your user mcp.json: "MCP: Open User Configuration", not the workspace\'s .vscode/mcp.json)',
+      text: json({ servers: { aiti: { type: 'stdio', ...stdio } } }),
     },
+    { client: 'Gemini CLI (~/.gemini/settings.json)', text: json({ mcpServers: { aiti: stdio } }) },
     {
-      client: 'Gemini CLI (~/.gemini/settings.json)',
-      text: json({ mcpServers: { aiti: { httpUrl: endpoint, headers } } }),
-    },
-    {
-      client: `Any stdio client (the shim, on the agent's machine; it speaks for "${name}")`,
-      text: `AITI_BRIDGE_URL=${base.replace(/\/$/, '')} AITI_AGENT_TOKEN=${token} npx -y @aiti-ai/aiti-bridge --stdio`,
+      client: 'Any stdio client (the shim)',
+      text: `AITI_BRIDGE_URL=${url} AITI_MCP_AUTH=1 npx ${SHIM.join(' ')}`,
     },
   ];
 }

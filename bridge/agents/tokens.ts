@@ -111,17 +111,28 @@ export class AgentTokens {
   /**
    * Makes a token bound to agent id `name`: its line is on disk when this resolves (DiskError, 503, when it cannot
    * be), the token is then shown, and `shown()` makes it hold its name. A half-made token of that name (its
-   * `shown` never came) is revoked first; a whole one refuses (Conflict).
+   * `shown` never came) is revoked first; a whole one refuses (Conflict). A token speaks for its agent id at once,
+   * inbox and pushes included: a name that is already an agent the bridge knows (`known` says how) is refused
+   * unless the caller means it (`takeOver`), so a new token never quietly reads a local agent's messages.
    */
-  create(name: string, expiresInMs?: number): Promise<MadeToken> {
-    return this.oneAtATime(() => this.make(name, expiresInMs));
+  create(name: string, expiresInMs?: number, options: { known?: string; takeOver?: boolean } = {}): Promise<MadeToken> {
+    return this.oneAtATime(() => this.make(name, expiresInMs, options));
   }
 
-  private async make(name: string, expiresInMs?: number): Promise<MadeToken> {
+  private async make(
+    name: string,
+    expiresInMs: number | undefined,
+    options: { known?: string; takeOver?: boolean },
+  ): Promise<MadeToken> {
     await this.refresh();
     if (!NAME.test(name))
       throw new Invalid(
         `agent token name must be a plain agent id (letters, digits, ".", "_", "-"; at most 64, not starting with a dot), got "${name}"`,
+        'name',
+      );
+    if (options.known && !options.takeOver)
+      throw new Conflict(
+        `"${name}" is an agent this bridge knows (${options.known}): a token named so would speak for it from now on and read its inbox, its private pushes included. Pick another name, or take it over on purpose: aiti-bridge agent-token create ${name} --take-over`,
         'name',
       );
     const held = this.boundRecords(name);

@@ -2,7 +2,7 @@ import type { AskOutcome } from '../protocol/index.js';
 import type { AskAnswer, Asker } from './asker.js';
 import type { Ask, Asks, AskSpec } from './asks.js';
 import type { ImageStore } from '../images/store.js';
-import { waitForHuman } from './wait.js';
+import { waitForHuman, type HandedOver } from './wait.js';
 
 /** What an ask needs: the asks (which keep it on disk and put an async answer in the inbox) and the images pasted into answers. */
 export interface AskServices {
@@ -34,7 +34,10 @@ export async function askTheHuman(
   const full: AskSpec = { ...spec, agentId: asker.agentId, ...(mode.async ? { async: true } : {}) };
   if (!mode.async && asks.away && !mode.wait) {
     return outcomeResult(
-      await asks.immediate(full, 'away', { text: 'the human is marked away; the question was not shown' }),
+      await asks.immediate(full, 'away', {
+        text: 'the human is marked away; the question was not shown',
+        said: { code: 'away_not_shown' },
+      }),
     );
   }
   const ask = asks.create(full);
@@ -46,7 +49,26 @@ export async function askTheHuman(
       summary: `asked the human (${ask.askId}); the outcome will arrive in aiti_inbox as a user_answer message`,
     };
   }
-  return outcomeResult(await waitForHuman(asks, asker, ask), bridge.images);
+  const outcome = await waitForHuman(asks, asker, ask);
+  return 'handedOver' in outcome ? stillOpen(outcome, asker.patienceMs ?? 0) : outcomeResult(outcome, bridge.images);
+}
+
+/**
+ * What a sync ask answers when its asker's client is about to stop waiting: the question is still open on the
+ * human's screen, and its outcome will arrive in the inbox (as an async ask's does), with the askId to match.
+ */
+function stillOpen(left: HandedOver, patienceMs: number): AskAnswer {
+  const seconds = Math.round(patienceMs / 1000);
+  const time = left.paused
+    ? `the human paused its countdown with ${Math.ceil(left.remainingMs / 1000)} s left`
+    : `${Math.ceil(left.remainingMs / 1000)} s left on its countdown`;
+  return {
+    structured: { askId: left.askId, status: 'open', inInbox: true },
+    summary:
+      `the human has not answered yet, and your MCP client stops waiting for a tool call after ${seconds} s: ` +
+      `the question is still open on their screen (${left.askId}, ${time}). Its outcome will arrive in aiti_inbox ` +
+      `as a user_answer message with askId ${left.askId}; do not ask again — carry on, and read aiti_inbox later.`,
+  };
 }
 
 /**

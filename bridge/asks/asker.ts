@@ -9,6 +9,11 @@ export interface Asker {
   readonly signal: AbortSignal;
   /** tells the waiting asker how the countdown stands (MCP progress notifications) */
   progress(message: string, progress: number): Promise<void>;
+  /**
+   * how long the asker waits for an answer at all (its MCP client's own time-out for a tool call), when that is
+   * known: a sync ask still open by then is handed to the inbox and the asker told where its outcome will come
+   */
+  readonly patienceMs?: number;
 }
 
 /** What an ask answers its asker: the value for programs, and one line for people and models. */

@@ -11,11 +11,14 @@ import {
   type AskStatus,
   type AskUpdate,
   type AskView,
+  type DecidedOn,
   type ImageRef,
   type Json,
   type RejectReason,
+  type Said,
 } from '../protocol/index.js';
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict, NotFound, TooMany } from '../errors.js';
+import { DEFAULT_LIMITS, type LimitCounters } from '../limits.js';
 import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
@@ -34,6 +37,8 @@ export interface AskSpec {
   multiple?: boolean;
   defaultValue?: string;
   command?: { cmd: string; args: Json };
+  /** the bridge's own prompt as a code the window translates (a page command's question) */
+  promptSaid?: Said;
   /** default DEFAULT_ASK_TIMEOUT_MS, capped at MAX_ASK_TIMEOUT_MS */
   timeoutMs?: number;
   /** the agent asked with async: true (kept in the ask's record) */
@@ -64,12 +69,16 @@ export interface Ask {
 
 interface Entry {
   ask: Ask;
+  /** what its card holds, in bytes (the asking agent's budget: limits.askBytesPerAgent) */
+  bytes: number;
   resolve: (outcome: AskOutcome) => void;
   listeners: Set<(update: AskUpdate) => void>;
   /** its opening is on disk: the window sees it */
   shown: boolean;
   /** an ending is being written: nothing else may end it meanwhile */
   ending?: AskStatus;
+  /** a sync ask whose asker stopped waiting (Asks.handOver): its outcome goes to the agent's inbox */
+  handedOver?: boolean;
 }
 
 export interface EndDetails {
@@ -80,6 +89,10 @@ export interface EndDetails {
   images?: ImageRef[];
   /** default: the human for answered and rejected, the bridge otherwise */
   decidedBy?: AskDecidedBy;
+  /** `text` as a code the window says in the human's language (the bridge's words, not the human's) */
+  said?: Said;
+  /** the window the human decided in */
+  decidedOn?: DecidedOn;
 }
 
 /** An ask the journal saw open when the bridge stopped (asks/replayed.ts). */
@@ -98,11 +111,21 @@ interface Finish {
   toInbox?: boolean;
 }
 
+/** The bytes an ask's card holds: what the window is sent of it. */
+function bytesOf(spec: AskSpec): number {
+  return Buffer.byteLength(JSON.stringify(shownOf(spec)));
+}
+
+function kib(bytes: number): string {
+  return `${Math.ceil(bytes / 1024).toLocaleString('en')} KiB`;
+}
+
 const ENDED_KEPT = 500;
 /** endings the window's `state` carries, so a window that reconnects shows how its cards ended */
 const RECENT_ENDS = 50;
 /** why an ask the bridge found open at start, that the asking call can no longer receive, ended */
 export const RESTARTED = 'the bridge restarted';
+const SHUTTING_DOWN = 'the bridge is shutting down; ask again once it is back';
 
 /**
  * Owns the ask lifecycle (README "Asking the human"): created → open → (paused ↔ open) → answered | rejected | timed_out | away |
@@ -126,10 +149,19 @@ export class Asks {
     private readonly hub: Pick<HumanHub, 'broadcast'>,
     private readonly clock: Clock = systemClock,
     private readonly ledger: AskLedger = memoryLedger,
+    private readonly budget: Pick<LimitCounters, 'limits' | 'refused'> = {
+      limits: DEFAULT_LIMITS,
+      refused: () => undefined,
+    },
   ) {}
 
-  /** Opens an ask: written to disk, then the window gets an `ask` event (`ask.opened` says when). */
+  /**
+   * Opens an ask: written to disk, then the window gets an `ask` event (`ask.opened` says when). Refused (TooMany)
+   * when it would take the asking agent past its open asks or their bytes: one agent's questions never crowd out
+   * everyone else's on the human's window.
+   */
   create(spec: AskSpec): Ask {
+    this.checkBudget(spec);
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS), MAX_ASK_TIMEOUT_MS);
     const createdAt = this.clock.wallNow();
@@ -173,7 +205,7 @@ export class Asks {
       outcome,
       remember: false,
     };
-    const entry: Entry = { ask, resolve, listeners: new Set(), shown: false };
+    const entry: Entry = { ask, resolve, listeners: new Set(), shown: false, bytes: bytesOf(spec) };
     this.open.set(askId, entry);
     return entry;
   }
@@ -203,7 +235,14 @@ export class Asks {
       );
       await entry.ask.opened;
       if (!opened.async)
-        endings.push(this.finish(entry, 'cancelled', { text: RESTARTED, decidedBy: 'bridge' }, { toInbox: true }));
+        endings.push(
+          this.finish(
+            entry,
+            'cancelled',
+            { text: RESTARTED, said: { code: 'bridge_restarted' }, decidedBy: 'bridge' },
+            { toInbox: true },
+          ),
+        );
       else if (!paused && left <= 0) endings.push(this.expire(opened.askId));
     }
     await Promise.all(endings);
@@ -220,6 +259,25 @@ export class Asks {
     const outcome = this.outcomeOf(askId, spec.kind, status, details);
     await this.ledger.ended(recordOf(askId, spec, { createdAt: now, endedAt: now, shown: false }, end), outcome, false);
     return outcome;
+  }
+
+  private checkBudget(spec: AskSpec): void {
+    const { askBytesPerAgent, asksPerAgent } = this.budget.limits;
+    const mine = [...this.open.values()].filter((e) => e.ask.spec.agentId === spec.agentId);
+    if (mine.length >= asksPerAgent) {
+      this.budget.refused('asksPerAgent');
+      throw new TooMany(
+        `agent "${spec.agentId}" has ${mine.length} asks open, the most one agent may have (limit asksPerAgent ${asksPerAgent}): wait for an answer, or ask fewer things at once`,
+      );
+    }
+    const held = mine.reduce((sum, e) => sum + e.bytes, 0);
+    const bytes = bytesOf(spec);
+    if (held + bytes > askBytesPerAgent) {
+      this.budget.refused('askBytesPerAgent');
+      throw new TooMany(
+        `this ask (${kib(bytes)}) and agent "${spec.agentId}"'s open asks (${kib(held)}) would pass ${kib(askBytesPerAgent)}, what one agent's open asks may hold (limit askBytesPerAgent): wait for an answer, or put the details in a file and name it in a shorter prompt`,
+      );
+    }
   }
 
   get(askId: string): Ask | undefined {
@@ -280,7 +338,11 @@ export class Asks {
    * stored for a 4xx).
    */
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: unreachable, the window's route passes its saver
-  async act(body: AnswerBody, saveImages: () => Promise<ImageRef[]> = () => Promise.resolve([])): Promise<AskUpdate> {
+  async act(
+    body: AnswerBody,
+    saveImages: () => Promise<ImageRef[]> = () => Promise.resolve([]),
+    decidedOn?: DecidedOn,
+  ): Promise<AskUpdate> {
     const entry = this.open.get(body.askId);
     // an ask whose card is on its way (its opening being written) is answered once it is written
     // Stryker disable next-line ConditionalExpression,BooleanLiteral: unreachable from the window, which learns an ask's id from its card
@@ -295,6 +357,7 @@ export class Asks {
     const { ask } = entry;
     // Validate before touching any state, so a bad answer changes nothing.
     const value = body.action === 'answer' ? answerValue(ask.spec, body.value) : undefined;
+    const on = decidedOn ? { decidedOn } : {};
     this.setAway(false);
     switch (body.action) {
       case 'pause':
@@ -305,11 +368,12 @@ export class Asks {
         await this.decide(entry, 'rejected', {
           reason: body.reason ?? 'other',
           ...(body.note ? { text: body.note } : {}),
+          ...on,
         });
         break;
       case 'answer': {
         const images = body.images?.length ? await saveImages() : [];
-        const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}) };
+        const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}), ...on };
         // only the page gate reads it, for its page_command asks
         const remember = body.remember === true;
         if (ask.spec.kind === 'user_presence' && value === 'away')
@@ -355,9 +419,20 @@ export class Asks {
     return entry ? this.finish(entry, status, details) : Promise.resolve(false);
   }
 
+  /**
+   * The asker of a sync ask stops waiting (its client's time-out is near) but the question stays open: its outcome
+   * will go to the agent's inbox, as an async ask's does. False when it ended, or is ending, already.
+   */
+  handOver(askId: string): boolean {
+    const entry = this.open.get(askId);
+    if (!entry || entry.ending) return false;
+    entry.handedOver = true;
+    return true;
+  }
+
   /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
-  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent'): Promise<boolean> {
-    return this.end(askId, 'cancelled', { text, decidedBy });
+  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent', said?: Said): Promise<boolean> {
+    return this.end(askId, 'cancelled', { text, decidedBy, ...(said ? { said } : {}) });
   }
 
   /**
@@ -381,7 +456,7 @@ export class Asks {
       await this.ledger.ended(
         recordOf(ask.askId, ask.spec, times, end),
         outcome,
-        options.toInbox ?? ask.spec.async === true,
+        options.toInbox ?? (ask.spec.async === true || entry.handedOver === true),
       );
     } catch (error) {
       if (end.decidedBy === 'human') {
@@ -411,6 +486,8 @@ export class Asks {
       status,
       ...answerFields(details),
       decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
+      ...(details.said ? { textSaid: details.said } : {}),
+      ...(details.decidedOn ? { decidedOn: details.decidedOn } : {}),
     };
   }
 
@@ -422,10 +499,16 @@ export class Asks {
     // because an answer was being written or the machine was busy), and a restored ask had it all, not only what
     // its countdown held after the restart
     const paused = Math.round(ask.countdown.pausedMs() / 1000);
-    const text = `no answer within ${Math.round(ask.timeoutMs / 1000)} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
+    const seconds = Math.round(ask.timeoutMs / 1000);
+    const text = `no answer within ${seconds} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
+    const said: Said = {
+      code: 'no_answer_within',
+      values: { seconds, ...(paused > 0 ? { pausedSeconds: paused } : {}) },
+    };
     // No answer to "are you there?" is itself the answer.
-    if (ask.spec.kind === 'user_presence') return this.finish(entry, 'away', { value: 'away', text }, { away: true });
-    return this.finish(entry, 'timed_out', { text });
+    if (ask.spec.kind === 'user_presence')
+      return this.finish(entry, 'away', { value: 'away', text, said }, { away: true });
+    return this.finish(entry, 'timed_out', { text, said });
   }
 
   private changed(entry: Entry, end?: AskEnd): void {
@@ -467,11 +550,13 @@ export class Asks {
   async close(): Promise<void> {
     const endings: Array<Promise<boolean>> = [];
     for (const entry of [...this.open.values()]) {
+      // a handed-over ask's journal says sync: at the next start it would end "restarted", so it ends here, saying why
       if (entry.ask.spec.async) entry.ask.countdown.stop();
       else
         endings.push(
           this.finish(entry, 'cancelled', {
-            text: 'the bridge is shutting down; ask again once it is back',
+            text: SHUTTING_DOWN,
+            said: { code: 'bridge_shutting_down' },
             decidedBy: 'bridge',
           }),
         );

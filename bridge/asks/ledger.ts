@@ -46,6 +46,7 @@ export function shownOf(spec: AskSpec) {
     ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
     ...(spec.defaultValue !== undefined ? { defaultValue: spec.defaultValue } : {}),
     ...(spec.command ? { command: spec.command } : {}),
+    ...(spec.promptSaid ? { promptSaid: spec.promptSaid } : {}),
   };
 }
 
@@ -72,6 +73,7 @@ export function specOf(opened: AskOpened): AskSpec {
     ...(opened.multiple !== undefined ? { multiple: opened.multiple } : {}),
     ...(opened.defaultValue !== undefined ? { defaultValue: opened.defaultValue } : {}),
     ...(opened.command ? { command: opened.command } : {}),
+    ...(opened.promptSaid ? { promptSaid: opened.promptSaid } : {}),
     timeoutMs: opened.timeoutMs,
     ...(opened.async ? { async: true } : {}),
   };
@@ -94,6 +96,7 @@ export function recordOf(
     ...(spec.choices ? { choices: spec.choices } : {}),
     ...(spec.multiple !== undefined ? { multiple: spec.multiple } : {}),
     ...(spec.command ? { command: spec.command } : {}),
+    ...(spec.promptSaid ? { promptSaid: spec.promptSaid } : {}),
     async: spec.async ?? false,
     ...times,
     ...end,

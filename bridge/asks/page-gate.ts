@@ -1,15 +1,17 @@
-import { pageCommand, type CommandDanger, type Json, type PageCommandName } from '../protocol/index.js';
+import { pageCommand, type CommandDanger, type Json, type PageCommandName, type Said } from '../protocol/index.js';
 import type { Page } from '../pages/registry.js';
 import { Refused } from '../errors.js';
 import type { Asker } from './asker.js';
 import type { Asks } from './asks.js';
 import { summarize } from './ask-human.js';
-import { waitForHuman } from './wait.js';
+import { waitForHumanOrWithdraw } from './wait.js';
 
 /** What the human is asked to allow, and the key an "allow for this page" approval is remembered under. */
 interface Danger {
   what: string;
   key: string;
+  /** `what` as a code and values, said in the human's language by the window (`agent` and `page` added there) */
+  said: Said;
 }
 
 /**
@@ -20,22 +22,33 @@ const DANGERS: Record<
   CommandDanger,
   (page: Page, cmd: PageCommandName, fields: Record<string, Json>) => Danger | undefined
 > = {
-  script: (_page, cmd) => ({ what: 'run a script in the page', key: cmd }),
+  script: (_page, cmd) => ({ what: 'run a script in the page', key: cmd, said: { code: 'page_script' } }),
   'storage-write': (_page, cmd, fields) => {
     const area = typeof fields.area === 'string' ? fields.area : 'some';
     const key = typeof fields.key === 'string' ? ` "${fields.key}"` : '';
-    return { what: `write ${area} storage${key}`, key: `${cmd} ${area}` };
+    const values: Record<string, string> = { area };
+    if (typeof fields.key === 'string') values.key = fields.key;
+    return {
+      what: `write ${area} storage${key}`,
+      key: `${cmd} ${area}`,
+      said: { code: 'page_storage', values },
+    };
   },
   // "allow for this page" is remembered per target origin: allowing one site is not allowing every other
   'cross-origin-navigation': (page, cmd, fields) => {
     const here = originOf(page.url, page.url);
     // a page that never said where it is: the human is shown which page, not an empty URL
     const from = page.url ? here : `page ${page.pageId} (its URL unknown)`;
-    if (typeof fields.url !== 'string') return { what: `navigate away from ${from}`, key: cmd };
+    if (typeof fields.url !== 'string')
+      return { what: `navigate away from ${from}`, key: cmd, said: { code: 'page_navigate' } };
     const target = originOf(fields.url, page.url);
     return target === here
       ? undefined
-      : { what: `navigate away from ${from} to ${fields.url}`, key: `${cmd} ${target}` };
+      : {
+          what: `navigate away from ${from} to ${fields.url}`,
+          key: `${cmd} ${target}`,
+          said: { code: 'page_navigate', values: { to: fields.url } },
+        };
   },
 };
 
@@ -76,20 +89,27 @@ export async function confirmPageCommand(
     kind: 'page_command' as const,
     agentId: asker.agentId,
     prompt: `${asker.agentId} wants to ${danger.what} on ${page.url || page.pageId}`,
+    promptSaid: {
+      code: danger.said.code,
+      values: { ...danger.said.values, agent: asker.agentId, page: page.url || page.pageId },
+    },
     pageId: page.pageId,
     pageUrl: page.url,
     command: { cmd, args },
   };
   if (asks.away) {
     // on record all the same: History shows what was refused while the human was away
-    await asks.immediate(spec, 'away', { text: 'the human is marked away; the command did not run' });
+    await asks.immediate(spec, 'away', {
+      text: 'the human is marked away; the command did not run',
+      said: { code: 'away_command_not_run' },
+    });
     throw new Refused(
       `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,
     );
   }
   const ask = asks.create(spec);
   await ask.opened;
-  const outcome = await waitForHuman(asks, asker, ask);
+  const outcome = await waitForHumanOrWithdraw(asks, asker, ask);
   if (outcome.status !== 'answered') throw new Refused(`${cmd} did not run: ${summarize(outcome)}. ${outcome.hint}`);
   if (outcome.value !== true)
     throw new Refused(

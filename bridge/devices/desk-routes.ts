@@ -12,6 +12,14 @@ import { tokenSetup } from '../agents/token-setup.js';
 import { qrSvg } from './qr.js';
 import { devicesEvent } from './view.js';
 
+/** How the bridge knows agent id `name`, when it does: a session took it, it is listed, or it has messages. */
+function knownAgent(bridge: Parameters<RouteSetup>[1], name: string): string | undefined {
+  if (bridge.claims.owner(name)) return 'a session took this id';
+  if (bridge.agents.all().some((a) => a.agentId === name)) return 'it is connected, or was lately';
+  if (Object.hasOwn(bridge.inbox.countsByAgent(), name)) return 'it has an inbox';
+  return undefined;
+}
+
 /**
  * The desk's side (the desk zone: the human's token, on the local listener only): open a pairing code, approve or
  * refuse a device, list and revoke devices, make and revoke agent tokens. Changes reach the desk's windows as the
@@ -53,8 +61,11 @@ export const deskRoutes: RouteSetup = (router, bridge) => {
   });
 
   router.post('/bridge/agent-tokens', async (ctx) => {
-    const { name, expires } = await readBody(ctx, AgentTokenCreateBody);
-    const made = await bridge.agentTokens.create(name, parseExpiry(expires ?? DEFAULT_EXPIRY));
+    const { name, expires, takeOver } = await readBody(ctx, AgentTokenCreateBody);
+    const made = await bridge.agentTokens.create(name, parseExpiry(expires ?? DEFAULT_EXPIRY), {
+      known: knownAgent(bridge, name),
+      takeOver,
+    });
     // the token holds its name once the desk is about to get it (a half-made one holds none)
     await made.shown();
     const { token, record } = made;

@@ -1,17 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { matchesHash, mintCredential, parseCredential } from '../credentials.js';
+import type { DevicePublicKey } from '../protocol/index.js';
 import { NotFound } from '../errors.js';
 import { DiskError, replaceFile } from '../private-files.js';
+import { visibleName } from './names.js';
 
 /**
- * The devices paired with the desk (a phone, a laptop through a tunnel): each holds a device token, the human's
- * role on the remote listener. Kept in `<appDir>/devices.json` (0600) with only the sha256 of each token; only
- * the bridge writes it. Revoking a device forgets it, and the listeners close its streams at once.
+ * The devices paired with the desk (a phone, a laptop through a tunnel), the human's role on the remote listener.
+ * Each holds a key pair its browser made, whose private half never leaves that browser's origin (scheme, host and
+ * port): the bridge keeps the public half, and a key of its own to prove itself to that device with
+ * (device-sessions.ts). Kept in `<appDir>/devices.json` (0600); only the bridge writes it. Revoking a device
+ * forgets it, and the listeners close its streams at once. A device paired before keys (with a cookie) has no
+ * `publicKey`: it is listed, so the desk can revoke it, and cannot sign in: pair it again.
  */
 export interface Device {
   id: string;
   name: string;
-  hash: string;
+  publicKey?: DevicePublicKey;
+  /** HMAC-SHA256 key (base64url) the bridge proves itself to this device with */
+  proofKey?: string;
   pairedAt: string;
   lastUsedAt?: string;
 }
@@ -45,11 +52,12 @@ export class Devices {
     }
     const list = (parsed as { devices?: unknown }).devices;
     for (const d of Array.isArray(list) ? (list as Array<Partial<Device>>) : []) {
-      if (typeof d.id !== 'string' || typeof d.name !== 'string' || typeof d.hash !== 'string') continue;
+      if (typeof d.id !== 'string' || typeof d.name !== 'string') continue;
       this.devices.set(d.id, {
         id: d.id,
-        name: d.name,
-        hash: d.hash,
+        // a name kept before names were cleaned shows its hidden characters too
+        name: visibleName(d.name),
+        ...(d.publicKey && typeof d.proofKey === 'string' ? { publicKey: d.publicKey, proofKey: d.proofKey } : {}),
         pairedAt: String(d.pairedAt),
         ...(typeof d.lastUsedAt === 'string' ? { lastUsedAt: d.lastUsedAt } : {}),
       });
@@ -61,40 +69,40 @@ export class Devices {
   }
 
   /**
-   * Pairs a new device: on disk (fsynced, with its directory) before it resolves, with the token to hand over once.
-   * A DiskError says what is on disk: nothing (the device is not paired), or the device in the file unconfirmed —
-   * then it is paired here too (`error.paired` holds it and its token), as it will be after a restart.
+   * Pairs a new device by its public key: on disk (fsynced, with its directory) before it resolves. A DiskError
+   * says what is on disk: nothing (the device is not paired), or the device in the file unconfirmed — then it is
+   * paired here too (`error.paired` holds it), as it will be after a restart.
    */
-  async add(name: string): Promise<{ device: Device; token: string }> {
-    const { token, id, hash } = mintCredential('device');
-    const device: Device = { id, name, hash, pairedAt: new Date(this.now()).toISOString() };
+  async add(name: string, publicKey: DevicePublicKey): Promise<Device> {
+    const id = randomBytes(8).toString('hex');
+    const proofKey = randomBytes(32).toString('base64url');
+    const device: Device = { id, name, publicKey, proofKey, pairedAt: new Date(this.now()).toISOString() };
     this.devices.set(id, device);
     try {
       await this.save(`could not pair device "${name}"`);
     } catch (error) {
       if (error instanceof DiskError && error.outcome === 'unconfirmed') {
         this.changed();
-        throw Object.assign(error, { paired: { device, token } });
+        throw Object.assign(error, { paired: device });
       }
       this.devices.delete(id);
       throw error;
     }
     this.changed();
-    return { device, token };
+    return device;
   }
 
-  /** The paired device a token belongs to, marking its use; undefined for anything else. */
-  verify(token: string): Device | undefined {
-    const parsed = parseCredential(token);
-    if (parsed?.kind !== 'device') return undefined;
-    const device = this.devices.get(parsed.id);
-    if (!device || !matchesHash(token, device.hash)) return undefined;
+  get(id: string): Device | undefined {
+    return this.devices.get(id);
+  }
+
+  /** Marks a device's use (written at most once a minute). */
+  used(device: Device): void {
     device.lastUsedAt = new Date(this.now()).toISOString();
     this.useTimer ??= setTimeout(() => {
       this.useTimer = undefined;
       void this.saveQuietly();
     }, WRITE_USE_EVERY_MS).unref();
-    return device;
   }
 
   /** Forgets a device, on disk before it resolves (a DiskError 'unconfirmed': forgotten here too, as in the file). */

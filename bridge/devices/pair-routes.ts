@@ -1,28 +1,73 @@
-import { PairStartBody, PairStatusBody } from '../protocol/index.js';
-import { readBody } from '../http/body.js';
-import { hostnameOf, isLoopbackHostname } from '../http/guard.js';
+import type { Context } from 'koa';
+import {
+  DeviceChallengeQuery,
+  DeviceSessionBody,
+  PairProofQuery,
+  PairStartBody,
+  PairStatusBody,
+} from '../protocol/index.js';
+import { readBody, readQuery } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
 import type { RouteSetup } from '../http/zones.js';
 import { REQUEST_TTL_MS } from './pairing.js';
 
-/** The device cookie's name (remote/guard.ts reads it back). */
-export const DEVICE_COOKIE = 'aiti_device';
-const YEAR_S = 365 * 24 * 3600;
+/**
+ * A request to the pairing and sign-in routes must be the window's own: JSON (a web page's `no-cors` post can send
+ * only text/plain, a form or multipart, and a CORS one is preflighted and refused), and a browser's Origin, when sent,
+ * must be this listener's (the request's Host, or --remote-url). Checked before the body is read or anything counted,
+ * so a web page in the human's browser cannot spend the pairing budget or reach the routes at all.
+ */
+function ownRequest(ctx: Context, remoteUrl: string | undefined): void {
+  const origin = ctx.get('origin');
+  if (origin) {
+    let host = origin;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      // judged as given
+    }
+    const own = remoteUrl ? new URL(remoteUrl).host : undefined;
+    if (host !== ctx.get('host') && host !== own)
+      throw new HttpError(
+        403,
+        `browser origin "${origin}" may not pair or sign in here; only the window served here may`,
+      );
+  }
+  const site = ctx.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none')
+    throw new HttpError(403, `a ${site} request may not pair or sign in here; only the window served here may`);
+  if (ctx.method === 'POST' && !ctx.is('application/json'))
+    throw new HttpError(
+      415,
+      `send JSON (Content-Type: application/json), not "${ctx.get('content-type') || 'nothing'}"`,
+      'content-type',
+    );
+}
 
 /**
- * The device's half of pairing, in the remote listener's open zone (it has no credential yet): send the one-time
- * code and a name, then ask until the desk answers. Approved, the answer sets the device token as a cookie the
- * window's scripts cannot read (HttpOnly) and no other site's request carries (SameSite=Strict).
+ * The device's half of pairing and signing in, in the remote listener's open zone (it has no session yet):
  *
- * `Secure` unless the browser is on plain HTTP at a loopback name: that is a tunnel ending on the browser's own
- * machine (ssh -L, VS Code forwarding), where the only unencrypted hop is that machine's loopback, and where some
- * browsers drop Secure cookies. On a network address, or a name a tunnel serves over HTTPS (Tailscale Serve,
- * cloudflared), the cookie is Secure: a browser reaching the bridge over plain HTTP on a LAN then keeps no token at
- * all, and the pairing page says to use HTTPS.
+ * - `GET /bridge/pair/proof?nonce=`: the bridge proves it holds the one-time code before the device sends it;
+ * - `POST /bridge/pair/start {code, name, publicKey}`, then `POST /bridge/pair/status {secret}` until the desk
+ *   answers; approved, the device collects its id and the bridge's proof key, once;
+ * - `GET /bridge/device/challenge?id=&nonce=` and `POST /bridge/device/session {id, challenge, signature}`: at each
+ *   (re)connection the bridge proves itself and the device signs in (device-sessions.ts), getting a session token.
+ *
+ * No cookie is ever set: a cookie is the host's, not the port's, and went to any server on another port of that
+ * host, or to a program that took this port while the bridge was down.
  */
 export const pairRoutes: RouteSetup = (router, bridge) => {
+  router.get('/bridge/pair/proof', (ctx) => {
+    ownRequest(ctx, bridge.remoteUrl());
+    const { nonce } = readQuery(ctx, PairProofQuery);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { proof: bridge.pairings.codeProof(nonce) };
+  });
+
   router.post('/bridge/pair/start', async (ctx) => {
-    const { code, name } = await readBody(ctx, PairStartBody);
-    const request = bridge.pairings.start(code, name);
+    ownRequest(ctx, bridge.remoteUrl());
+    const { code, name, publicKey } = await readBody(ctx, PairStartBody);
+    const request = bridge.pairings.start(code, name, publicKey);
     ctx.body = {
       secret: request.secret,
       phrase: request.phrase,
@@ -31,16 +76,24 @@ export const pairRoutes: RouteSetup = (router, bridge) => {
   });
 
   router.post('/bridge/pair/status', async (ctx) => {
+    ownRequest(ctx, bridge.remoteUrl());
     const { secret } = await readBody(ctx, PairStatusBody);
-    const { state, token } = bridge.pairings.collect(secret);
-    if (token) {
-      const plainLoopback = !ctx.secure && isLoopbackHostname(hostnameOf(ctx.get('host')));
-      ctx.set(
-        'Set-Cookie',
-        `${DEVICE_COOKIE}=${token}; Path=/; Max-Age=${YEAR_S}; HttpOnly; SameSite=Strict${plainLoopback ? '' : '; Secure'}`,
-      );
-    }
+    const { state, device } = bridge.pairings.collect(secret);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { state };
+    ctx.body = { state, ...(device ? { deviceId: device.id, proofKey: device.proofKey } : {}) };
+  });
+
+  router.get('/bridge/device/challenge', (ctx) => {
+    ownRequest(ctx, bridge.remoteUrl());
+    const { id, nonce } = readQuery(ctx, DeviceChallengeQuery);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = bridge.deviceSessions.challenge(id, nonce);
+  });
+
+  router.post('/bridge/device/session', async (ctx) => {
+    ownRequest(ctx, bridge.remoteUrl());
+    const { id, challenge, signature } = await readBody(ctx, DeviceSessionBody);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { token: bridge.deviceSessions.open(id, challenge, signature) };
   });
 };

@@ -1,19 +1,25 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import type { DevicePublicKey } from '../protocol/index.js';
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited } from '../errors.js';
 import { sameSecret } from '../token.js';
 import type { Device, Devices } from './devices.js';
+import { visibleName } from './names.js';
 
 /**
- * Pairing a device in one scan: the desk window asks for a one-time code (128 random bits, 2 minutes, used once)
+ * Pairing a device in one scan: the desk window asks for a one-time code (144 random bits, 2 minutes, used once)
  * and shows it as a QR code of `<remote base>/aiti/ui/pair#code=…` (in the fragment, so no server or proxy log
- * sees it). The device sends the code and a name it picks; the desk window shows an approval card with a check
+ * sees it). The device first has the bridge prove it holds the code (`codeProof`: a program on the port gets no
+ * code), then sends it with a name and its public key; the desk window shows an approval card with a check
  * phrase the device shows too, so the human approves the device in their hand and not one that raced it to the
- * code. On approval the device collects its token once (pairing-routes.ts sets it as a cookie).
+ * code. On approval the device collects its id and the bridge's proof key once (device-sessions.ts).
  */
 export const CODE_TTL_MS = 2 * 60_000;
 /** How long a device waits for the desk's answer, and then to collect its token. */
 export const REQUEST_TTL_MS = 2 * 60_000;
-/** Pairing attempts (right or wrong codes) from everyone together: 5 at once, then one every 10 s. */
+/**
+ * Wrong codes from everyone together: 5 at once, then one every 10 s. The right code is never counted: 144 random
+ * bits need no rate limit, and counting it let anyone who reaches the listener keep the real phone out.
+ */
 export const ATTEMPT_BURST = 5;
 export const ATTEMPT_EVERY_MS = 10_000;
 
@@ -101,8 +107,8 @@ export interface PairingRequest {
   phrase: string;
   startedAt: number;
   state: PairingState;
+  publicKey: DevicePublicKey;
   device?: Device;
-  token?: string;
 }
 
 export interface PairingOptions {
@@ -114,6 +120,8 @@ export interface PairingOptions {
 
 export class Pairings {
   private code?: { value: string; expiresAt: number };
+  /** proves nothing when no code is open, and says as much to nobody */
+  private readonly decoyCode = randomBytes(18).toString('base64url');
   private readonly requests = new Map<string, PairingRequest>();
   /** requests whose device is being written: a second yes meanwhile is refused */
   private readonly approving = new Set<string>();
@@ -133,22 +141,29 @@ export class Pairings {
     return { code: value, expiresAt: this.code.expiresAt };
   }
 
-  /** The device's step: a code and its name. Refuses past the rate, a wrong, used or old code. */
-  start(code: string, name: string): PairingRequest {
-    this.spendAttempt();
+  /** The bridge holds the code the device is about to send: an HMAC of the device's nonce keyed with the code. */
+  codeProof(nonce: string): string {
+    const open = this.code && this.code.expiresAt > this.now() ? this.code.value : this.decoyCode;
+    return createHmac('sha256', open).update(`aiti-pair-proof\n${nonce}`).digest('base64url');
+  }
+
+  /** The device's step: a code, its name and its key. Refuses a wrong, used or old code; wrong ones past the rate. */
+  start(code: string, name: string, publicKey: DevicePublicKey): PairingRequest {
     const open = this.code;
-    if (!open || !sameSecret(open.value, code))
+    if (!open || !sameSecret(open.value, code)) {
+      this.spendAttempt();
       throw new Forbidden(
         'this pairing code is not the one the desk window shows (it was used already, or replaced): press "Pair a device" there again and scan the new code',
         'code',
       );
+    }
     this.code = undefined;
     if (open.expiresAt <= this.now())
       throw new Forbidden(
         'this pairing code is more than 2 minutes old: press "Pair a device" in the desk window again and scan the new code',
         'code',
       );
-    const cleanName = name.replace(/\s+/g, ' ').trim();
+    const cleanName = visibleName(name);
     if (!cleanName) throw new Invalid('name the device (e.g. "Ana\'s phone") so the desk knows which it is', 'name');
     this.sweep();
     const request: PairingRequest = {
@@ -158,6 +173,7 @@ export class Pairings {
       phrase: checkPhrase(),
       startedAt: this.now(),
       state: 'waiting',
+      publicKey,
     };
     this.requests.set(request.id, request);
     this.options.onChange();
@@ -165,30 +181,29 @@ export class Pairings {
   }
 
   /**
-   * The desk's yes: the device is paired (on disk) now, and its token waits to be collected. When the disk did not
+   * The desk's yes: the device is paired (on disk) now, and its id waits to be collected. When the disk did not
    * confirm it, the device is paired all the same (it is in the file) and the error says so.
    */
   async approve(id: string): Promise<Device> {
     const request = this.waiting(id);
-    let paired: { device: Device; token: string };
+    let device: Device;
     this.approving.add(id);
     try {
-      paired = await this.options.devices.add(request.name);
+      device = await this.options.devices.add(request.name, request.publicKey);
     } catch (error) {
-      const kept = (error as { paired?: { device: Device; token: string } }).paired;
+      const kept = (error as { paired?: Device }).paired;
       if (kept) this.approved(request, kept);
       throw error;
     } finally {
       this.approving.delete(id);
     }
-    this.approved(request, paired);
-    return paired.device;
+    this.approved(request, device);
+    return device;
   }
 
-  private approved(request: PairingRequest, { device, token }: { device: Device; token: string }): void {
+  private approved(request: PairingRequest, device: Device): void {
     request.state = 'approved';
     request.device = device;
-    request.token = token;
     this.options.onChange();
   }
 
@@ -197,17 +212,16 @@ export class Pairings {
     this.options.onChange();
   }
 
-  /** What the device sees of its request; an approved one hands over its token here, once. */
-  collect(secret: string): { state: PairingState; request?: PairingRequest; token?: string } {
+  /** What the device sees of its request; an approved one hands over its device here, once. */
+  collect(secret: string): { state: PairingState; request?: PairingRequest; device?: Device } {
     this.sweep();
     const request = [...this.requests.values()].find((r) => sameSecret(r.secret, secret));
     if (!request) return { state: 'expired' };
-    if (request.state === 'approved' && request.token) {
-      const token = request.token;
-      request.token = undefined;
+    if (request.state === 'approved' && request.device) {
+      const device = request.device;
       request.state = 'collected';
       this.requests.delete(request.id);
-      return { state: 'approved', request, token };
+      return { state: 'approved', request, device };
     }
     return { state: request.state, request };
   }
@@ -250,7 +264,7 @@ export class Pairings {
     if (this.attempts <= 0) {
       const wait = Math.ceil((this.refilledAt + ATTEMPT_EVERY_MS - now) / 1000);
       throw new RateLimited(
-        `too many pairing attempts; try again in ${wait} s (at most ${ATTEMPT_BURST} at once, then one every ${ATTEMPT_EVERY_MS / 1000} s)`,
+        `too many wrong pairing codes; try again in ${wait} s (at most ${ATTEMPT_BURST} at once, then one every ${ATTEMPT_EVERY_MS / 1000} s; the right code is never refused for this)`,
         'code',
         Math.max(1, wait),
       );

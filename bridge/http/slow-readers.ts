@@ -7,19 +7,54 @@ import type { LimitCounters } from '../limits.js';
 const CHECK_EVERY_MS = 1000;
 
 /**
- * Cuts off clients that stop reading and caps connections per client (README "Security" → limits). A response that
- * has bytes waiting for the socket and makes no write progress for `limits.stalledWriteMs` is closed, so a client
- * that asked for the page script and never reads it does not hold a socket and its buffers for ever; a client
- * address past `limits.connectionsPerClient` open connections has its new ones closed at once. Both count in
- * bridge_status (`slowReaders`, `connectionsPerClient`). Every listener is watched (local, Unix socket, remote), and a
- * client's connections count across all of them.
+ * Which listener a connection came in on. `local` (TCP loopback) and `socket` (the Unix socket) are this machine's
+ * programs; `remote` is the remote listener, where every tunnel delivers from 127.0.0.1, so its connections are
+ * counted apart and never take a place of the desk's or a local agent's.
  */
-export function guardConnections(counters: LimitCounters): { watch(server: Server): void; close(): void } {
-  const { stalledWriteMs, connectionsPerClient } = counters.limits;
-  const open = new Map<Socket, { written: number; stalledSince?: number }>();
+export type ListenerKind = 'local' | 'socket' | 'remote';
+
+interface Seen {
+  /** bytes the kernel has taken (written minus still waiting in Node) at the last look */
+  flushed: number;
+  stalledSince?: number;
+}
+
+/**
+ * Cuts off clients that stop reading and keeps each party's connections to a budget of its own (README "Security" →
+ * limits).
+ *
+ * - A connection with bytes waiting in Node and no progress into the kernel for `limits.stalledWriteMs` is closed
+ *   (`slowReaders`): a response nobody reads, and an event stream (the window's, an agent's) whose reader stopped —
+ *   progress is what the kernel took, so a stream's pings do not count as progress while nobody reads them.
+ * - A client address past `limits.connectionsPerClient` on the local listener and the Unix socket has its new
+ *   connections closed at once (`connectionsPerClient`).
+ * - The remote listener has its own budgets: `remoteAnonymousConnections` for connections that have not yet shown a
+ *   credential (anyone who reaches a tunnel: idle sockets, the pairing page; past it the oldest of them gives way to
+ *   the newcomer), and `remoteConnections` for all of its connections (past it new ones are closed at once); both
+ *   count as `remoteConnections` refusals. A connection counts as credentialed
+ *   once one of its requests carried a device session or an agent token (LimitCounters.credentialed).
+ */
+export function guardConnections(counters: LimitCounters): {
+  watch(server: Server, kind?: ListenerKind): void;
+  close(): void;
+} {
+  const { stalledWriteMs, connectionsPerClient, remoteAnonymousConnections, remoteConnections } = counters.limits;
+  const open = new Map<Socket, Seen>();
   const perClient = new Map<string, number>();
+  const remote = { all: 0, anonymous: new Set<Socket>() };
   counters.current('connectionsPerClient', () => Math.max(0, ...perClient.values()));
-  const admit = (socket: Socket) => {
+  counters.current('remoteConnections', () => remote.all);
+  counters.onCredentialed((socket) => remote.anonymous.delete(socket));
+
+  const track = (socket: Socket, gone: () => void) => {
+    open.set(socket, { flushed: flushedOf(socket) });
+    socket.once('close', () => {
+      open.delete(socket);
+      gone();
+    });
+  };
+
+  const admitLocal = (socket: Socket) => {
     const client = socket.remoteAddress ?? '?';
     const count = (perClient.get(client) ?? 0) + 1;
     if (count > connectionsPerClient) {
@@ -28,20 +63,45 @@ export function guardConnections(counters: LimitCounters): { watch(server: Serve
       return;
     }
     perClient.set(client, count);
-    open.set(socket, { written: 0 });
-    socket.once('close', () => {
-      open.delete(socket);
+    track(socket, () => {
       const left = (perClient.get(client) ?? 1) - 1;
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
     });
   };
+
+  const admitRemote = (socket: Socket) => {
+    if (remote.all >= remoteConnections) {
+      counters.refused('remoteConnections');
+      socket.destroy();
+      return;
+    }
+    // the anonymous places are full: the oldest anonymous connection gives way, so sockets held open and silent
+    // cannot keep a phone that is about to sign in out
+    if (remote.anonymous.size >= remoteAnonymousConnections) {
+      const oldest = remote.anonymous.values().next().value;
+      counters.refused('remoteConnections');
+      if (oldest) {
+        remote.anonymous.delete(oldest);
+        oldest.destroy();
+      }
+    }
+    remote.all++;
+    remote.anonymous.add(socket);
+    counters.watchCredential(socket);
+    track(socket, () => {
+      remote.all--;
+      remote.anonymous.delete(socket);
+    });
+  };
+
   const timer = setInterval(
     () => {
       const now = performance.now();
       for (const [socket, seen] of open) {
-        if (counters.isStream(socket) || socket.writableLength === 0 || socket.bytesWritten !== seen.written) {
-          seen.written = socket.bytesWritten;
+        const flushed = flushedOf(socket);
+        if (socket.writableLength === 0 || flushed !== seen.flushed) {
+          seen.flushed = flushed;
           seen.stalledSince = undefined;
           continue;
         }
@@ -57,7 +117,16 @@ export function guardConnections(counters: LimitCounters): { watch(server: Serve
   timer.unref();
   return {
     // a TLS listener's requests write on the TLS socket (the one an SSE stream marks), not on the TCP one below it
-    watch: (server) => server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', admit),
+    watch: (server, kind = 'local') =>
+      server.on(
+        server instanceof TlsServer ? 'secureConnection' : 'connection',
+        kind === 'remote' ? admitRemote : admitLocal,
+      ),
     close: () => clearInterval(timer),
   };
+}
+
+/** Bytes the kernel has taken from this socket: `bytesWritten` counts what still waits in Node too. */
+function flushedOf(socket: Socket): number {
+  return socket.bytesWritten - socket.writableLength;
 }

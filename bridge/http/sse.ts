@@ -10,12 +10,17 @@ export interface SseOptions {
   limits?: LimitCounters;
 }
 
+/** characters written at once (an SSE event of megabytes goes in pieces of this) */
+const PIECE = 64 * 1024;
+
 /** One server-sent-events stream on a raw Node response (never compressed, never buffered by a proxy). */
 export class SseStream implements EventStream {
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout;
   private readonly limits?: LimitCounters;
+  /** bytes of the first event still unread: the unread budget starts above them (see send) */
+  private allowance = 0;
 
   constructor(
     private readonly ctx: Context,
@@ -51,13 +56,25 @@ export class SseStream implements EventStream {
 
   /**
    * Writes one event. A reader that leaves more than its budget unread is disconnected (it reconnects and gets a
-   * fresh `state`): a stalled window must not make the bridge hold every event for it.
+   * fresh `state`): a stalled window must not make the bridge hold every event for it. The first event (`first`)
+   * is not judged: the window's `state` holds every open ask, and however big the asks made it, a window that
+   * reads must get it whole (it was cut as it was written, and every reconnect met the same fate). The budget
+   * counts from above it until it is read; a reader that never reads it is cut by the stalled-write rule
+   * (http/slow-readers.ts).
    */
-  send(event: string, data: unknown): boolean {
+  send(event: string, data: unknown, options: { first?: boolean } = {}): boolean {
     if (this.closed) return false;
     const res = this.ctx.res;
-    const flowing = res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    if (this.limits && res.writableLength > this.limits.limits.sseBufferBytes) {
+    const budget = this.limits?.limits.sseBufferBytes ?? Infinity;
+    // the first event's allowance lasts until what waits unread is within the budget again
+    if (this.allowance && res.writableLength <= budget) this.allowance = 0;
+    const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    // a big event goes in pieces: the kernel's progress shows as each piece is done (http/slow-readers.ts reads
+    // it), where one write of megabytes would show none until its very end
+    let flowing = true;
+    for (let at = 0; at < text.length; at += PIECE) flowing = res.write(text.slice(at, at + PIECE));
+    if (options.first) this.allowance = res.writableLength;
+    if (this.limits && res.writableLength > budget + this.allowance) {
       this.limits.refused('sseReaders');
       this.close();
       // end() would keep the unread bytes until the reader takes them: drop them with the socket

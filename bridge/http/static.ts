@@ -58,6 +58,9 @@ export function staticRoutes(
       if (!file) throw missing('the page agent');
       ctx.set('Access-Control-Allow-Origin', '*');
       ctx.set('Cache-Control', 'no-cache');
+      // one script a page load: the connection ends with it, so a client that never reads it holds no socket here
+      // (its bytes wait in the kernel, not in the bridge, and the stalled-write rule cannot see them there)
+      ctx.set('Connection', 'close');
       ctx.type = file.type;
       ctx.body = file.body;
     });

@@ -12,6 +12,7 @@ export function askerOf(call: ToolCall): Asker {
     },
     signal: call.signal,
     progress: (message, progress) => call.progress(message, progress),
+    ...(call.patienceMs !== undefined ? { patienceMs: call.patienceMs } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { closest, describeZodError } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
 import { inboxNotice } from './notice.js';
@@ -21,8 +21,8 @@ class JsonRpcError extends Error {
 
 /**
  * The one dispatcher every MCP transport uses: validates the arguments with the tool's zod schema, runs the
- * handler, and turns whatever it throws into an `isError` result written for the agent. Results carry the
- * structured value in structuredContent and plain lines for the model as text, plus the unread-inbox notice line.
+ * handler, and turns whatever it throws into an `isError` result written for the agent. Results are plain lines
+ * for the model (plus the unread-inbox notice line), and the structured value for a caller that asked for it.
  */
 export async function dispatch(
   tools: readonly ToolDefinition[],
@@ -36,46 +36,47 @@ export async function dispatch(
     const names = tools.map((t) => t.name);
     const near = closest(name, names);
     throw new JsonRpcError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the tools are: ${names.join(', ')}`,
     );
   }
   const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const { message, field } = describeZodError(parsed.error);
-    return withNotice(failure(`${name}: ${message}`, field), call);
+    return withNotice(failure(`${name}: ${message}`, field, call), call);
   }
   try {
-    return withNotice(toCallResult(await tool.handle(parsed.data, call)), call);
+    return withNotice(toCallResult(await tool.handle(parsed.data, call), call), call);
   } catch (error) {
     // the one list of expected errors: the bridge's own (ToolError, PageCommandError and the domain's are all
     // BridgeErrors); anything else is a bug, logged, and still answered as a tool error the agent can read
     const expected = error instanceof BridgeError;
     if (!expected) call.bridge.log.child('mcp').warn(`tool ${name} failed:`, error);
     const message = error instanceof Error ? error.message : String(error);
-    return withNotice(failure(`${name}: ${message}`, expected ? error.field : undefined), call);
+    return withNotice(failure(`${name}: ${message}`, expected ? error.field : undefined, call), call);
   }
 }
 
 /**
  * How a tool's answer reads to the client, the one place results are formatted: the text is written for a model
- * (the summary, then plain lines); structuredContent keeps the JSON for programs.
+ * (the summary, then plain lines); structuredContent carries the JSON only to a caller that asked for it, because
+ * Claude Code, Codex and VS Code show a result's structuredContent to the model in place of its text.
  */
-function toCallResult(result: ToolResult): CallToolResult {
+function toCallResult(result: ToolResult, call: ToolCall): CallToolResult {
   const body = result.text ?? plainText(result.structured);
   return {
     content: [
       { type: 'text', text: [result.summary, body].filter(Boolean).join('\n') },
       ...(result.images ?? []).map((image) => ({ type: 'image' as const, ...image })),
     ],
-    structuredContent: result.structured,
+    ...(call.structured ? { structuredContent: result.structured } : {}),
   };
 }
 
-function failure(message: string, field?: string): CallToolResult {
+function failure(message: string, field: string | undefined, call: ToolCall): CallToolResult {
   return {
     content: [{ type: 'text', text: message }],
-    structuredContent: { error: message, ...(field ? { field } : {}) },
+    ...(call.structured ? { structuredContent: { error: message, ...(field ? { field } : {}) } } : {}),
     isError: true,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 import type { LimitCounters } from '../limits.js';
 
 /**
@@ -71,6 +71,11 @@ export function isThisRun(origin: StreamOrigin): boolean {
  * events written with ids as they come, a keep-alive comment when quiet, and a reader that stops reading is
  * disconnected once it leaves limits.sseBufferBytes unread.
  */
+/** Whether a client of this protocol version takes an SSE event with no data (the SDK's own rule). */
+export function takesEmptyEvents(version: string | undefined): boolean {
+  return version !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version >= '2025-11-25';
+}
+
 export class SseWriter {
   readonly ended: Promise<void>;
   private keepAlive?: NodeJS.Timeout;
@@ -83,6 +88,11 @@ export class SseWriter {
     private readonly limits?: LimitCounters,
     /** names the stream in its event ids; undefined: no ids (a stateless call cannot be resumed) */
     private readonly key?: string,
+    /**
+     * the client reads an event with no data (protocol 2025-11-25 on): a stream opens with one, so it has an id to
+     * resume from before its first answer. Older clients' SDKs parse every event's data as JSON and drop the stream.
+     */
+    private readonly primes = true,
   ) {
     this.ended = new Promise((resolve) =>
       res.once('close', () => {
@@ -102,7 +112,7 @@ export class SseWriter {
     this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
     if (now) this.res.flushHeaders();
     // the priming event: an id and no data, so a client whose stream breaks before the answer can resume it
-    if (this.key !== undefined) this.write(`retry: ${RETRY_MS}\nid: ${this.nextId()}\ndata:\n\n`);
+    if (this.key !== undefined && this.primes) this.write(`retry: ${RETRY_MS}\nid: ${this.nextId()}\ndata:\n\n`);
     if (this.keepAliveMs > 0) {
       this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), this.keepAliveMs);
       this.keepAlive.unref();
@@ -152,6 +162,8 @@ export interface ExchangeSetup {
   limits?: LimitCounters;
   /** names its stream in event ids, so it can be resumed (sessions only) */
   key?: string;
+  /** the client takes a priming event with no data (SseWriter) */
+  primes: boolean;
   /** it is done with: answered, or broken and not resumed in time */
   onGone: () => void;
 }
@@ -274,7 +286,7 @@ export class PostExchange {
     if (this.sse) return this.sse;
     const res = this.res;
     if (!res || !this.setup.streamable || res.headersSent) return undefined;
-    this.sse = new SseWriter(res, this.setup.keepAliveMs, this.setup.limits, this.setup.key);
+    this.sse = new SseWriter(res, this.setup.keepAliveMs, this.setup.limits, this.setup.key, this.setup.primes);
     this.sse.open(this.setup.headers, now);
     return this.sse;
   }

@@ -1,14 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import type { LimitCounters } from '../limits.js';
 import { jsonRpcKind } from './jsonrpc-kind.js';
+import { bearerOf } from './bearer.js';
 import {
   GET_STREAM,
   isThisRun,
   PostExchange,
   postStreamKey,
   SseWriter,
+  takesEmptyEvents,
   streamOrigin,
   type StreamOrigin,
 } from './http-streams.js';
@@ -60,6 +68,8 @@ export class HttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   private initialized = false;
+  /** the protocol version the client asked for at initialize */
+  private version?: string;
   private closed = false;
   private stream?: SseWriter;
   /** open POST answers, by the ids of the requests they carry */
@@ -127,11 +137,20 @@ export class HttpTransport implements Transport {
       }
       this.sessionId = this.options.sessionIdGenerator?.();
       this.initialized = true;
+      const init = valid.find((m) => 'method' in m && m.method === 'initialize') as {
+        params?: { protocolVersion?: unknown };
+      };
+      const asked = init.params?.protocolVersion;
+      if (typeof asked === 'string') this.version = asked;
     } else {
       const problem = this.checkSession(req);
       if (problem) return jsonError(res, ...problem);
     }
-    const extra = { requestInfo: { headers: req.headers } };
+    // the Authorization header's bearer token reaches the handlers as ctx.http.authInfo (the human's token
+    // lets aiti_hello take any agent id); nothing else of the HTTP request is theirs to read
+    const bearer = bearerOf(req.headers.authorization);
+    const extra =
+      bearer === undefined ? {} : { authInfo: { token: bearer, clientId: '', scopes: [] } satisfies AuthInfo };
     const requests = valid.filter((_, i) => kinds[i] === 'request') as Array<JSONRPCMessage & { id: RequestId }>;
     if (!requests.length) {
       res.writeHead(202).end();
@@ -143,6 +162,7 @@ export class HttpTransport implements Transport {
     const key = this.sessionId !== undefined ? postStreamKey(ids, calls) : undefined;
     const exchange: PostExchange = new PostExchange({
       ids,
+      primes: takesEmptyEvents(this.versionOf(req)),
       headers: this.sessionId ? { 'mcp-session-id': this.sessionId } : {},
       streamable: options.streamable ?? true,
       keepAliveMs: this.options.keepAliveMs,
@@ -165,9 +185,15 @@ export class HttpTransport implements Transport {
     if (problem) return jsonError(res, ...problem);
     const last = req.headers['last-event-id'];
     const origin = typeof last === 'string' ? streamOrigin(last) : undefined;
-    if (origin && origin.key !== GET_STREAM) return this.resume(res, origin, options.limits);
+    if (origin && origin.key !== GET_STREAM) return this.resume(req, res, origin, options.limits);
     if (this.stream) return jsonError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
-    const stream = new SseWriter(res, this.options.keepAliveMs, options.limits, GET_STREAM);
+    const stream = new SseWriter(
+      res,
+      this.options.keepAliveMs,
+      options.limits,
+      GET_STREAM,
+      takesEmptyEvents(this.versionOf(req)),
+    );
     this.stream = stream;
     stream.open(this.sessionId ? { 'mcp-session-id': this.sessionId } : {});
     options.onStreamOpen?.();
@@ -190,10 +216,15 @@ export class HttpTransport implements Transport {
    * answers are gone (another run's, or given up) is answered at once, each call with an error result saying so,
    * and closed — so the client's call ends now instead of at its own time-out.
    */
-  private async resume(res: ServerResponse, origin: StreamOrigin, limits?: LimitCounters): Promise<void> {
+  private async resume(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: StreamOrigin,
+    limits?: LimitCounters,
+  ): Promise<void> {
     const kept = isThisRun(origin) ? this.streams.get(origin.key) : undefined;
     if (kept) return kept.resume(res);
-    const stream = new SseWriter(res, 0, limits, origin.key);
+    const stream = new SseWriter(res, 0, limits, origin.key, takesEmptyEvents(this.versionOf(req)));
     stream.open(this.sessionId ? { 'mcp-session-id': this.sessionId } : {});
     for (const id of origin.ids ?? []) {
       stream.event(
@@ -215,6 +246,12 @@ export class HttpTransport implements Transport {
     } finally {
       await this.close();
     }
+  }
+
+  /** The protocol version a request speaks: its header, else what the client asked for at initialize. */
+  private versionOf(req: IncomingMessage): string | undefined {
+    const header = req.headers['mcp-protocol-version'];
+    return typeof header === 'string' ? header : this.version;
   }
 
   /** The SDK's checks: a session's requests carry its id, and a protocol version it supports. */

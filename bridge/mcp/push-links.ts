@@ -1,6 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Server, Transport } from '@modelcontextprotocol/server';
 import type { AgentLink } from '../agents/registry.js';
 import type { Message } from '../protocol/index.js';
 

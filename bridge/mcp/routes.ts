@@ -1,4 +1,4 @@
-import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/core';
 import type { Context } from 'koa';
 import type { RouteSetup } from '../http/zones.js';
 import { readJson } from '../http/body.js';
@@ -7,10 +7,12 @@ import type { AgentTransport } from '../agents/registry.js';
 import type { LimitCounters } from '../limits.js';
 import { AgentId } from '../protocol/index.js';
 import { claimProblem } from '../agents/identity.js';
-import { carriesToken, createMcpServer } from './server.js';
+import { createMcpServer } from './server.js';
+import { carriesToken } from './bearer.js';
 import { McpSession } from './sessions.js';
-import { SHIM_HEADER } from '../protocol/headers.js';
+import { SESSION_HEADER, SHIM_HEADER } from '../protocol/headers.js';
 import { HttpTransport, jsonRpcErrorBody } from './http-transport.js';
+import { isModern, ModernEndpoint } from './modern.js';
 
 /** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
@@ -64,6 +66,8 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
     return session;
   };
 
+  const modern = new ModernEndpoint(bridge, { bodyLimit: MCP_BODY_LIMIT });
+
   router.all('/mcp/mcp', async (ctx) => {
     const sessionId = ctx.get('mcp-session-id');
     const boundAgent = boundAgentOf(ctx);
@@ -84,6 +88,14 @@ export const mcpRoutes: RouteSetup = (router, bridge) => {
       );
     }
     const body = await readJson(ctx, MCP_BODY_LIMIT);
+    if (isModern(ctx.req.headers, body)) {
+      const anchor = ctx.get(SESSION_HEADER);
+      const session = anchor ? (sessions.get(anchor) ?? (await restore(anchor))) : undefined;
+      if (anchor && (!session || session.boundAgent !== boundAgent))
+        return jsonRpcError(ctx, 404, `${SESSION_HEADER}: no session "${anchor}" of this agent; open a new one`);
+      session?.active();
+      return serveModern(ctx, bridge, modern, body, boundAgent, session);
+    }
     const init = mayInitialize(body) ? InitializeRequestSchema.safeParse(body) : undefined;
     if (init?.success) {
       const params = init.data.params;
@@ -156,20 +168,10 @@ async function serveStateless(
   body: unknown,
   boundAgent: string | undefined,
 ): Promise<void> {
-  const named = AgentId.safeParse(ctx.get(AGENT_HEADER));
-  if (named.success) {
-    const key = ctx.get(AGENT_KEY_HEADER);
-    const problem = claimProblem(bridge, named.data, {
-      stateless: true,
-      humanToken: carriesToken(ctx.get('authorization'), bridge.token),
-      ownName: () => false,
-      ...(key ? { agentKey: key } : {}),
-      ...(boundAgent !== undefined ? { boundTo: boundAgent } : {}),
-    });
-    if (problem) return jsonRpcError(ctx, 403, `${AGENT_HEADER}: ${problem}`);
-  }
+  const named = namedAgent(ctx, bridge, boundAgent);
+  if (named instanceof Error) return jsonRpcError(ctx, 403, named.message);
   const transportKind = transportOf(ctx, 'stateless');
-  let agent = bridge.agents.ensure(boundAgent ?? (named.success ? named.data : 'stateless'), {
+  let agent = bridge.agents.ensure(boundAgent ?? named ?? 'stateless', {
     transport: transportKind,
   });
   const accept = ctx.get('accept');
@@ -200,6 +202,44 @@ async function serveStateless(
     await transport.close().catch(() => undefined);
     await server.close().catch(() => undefined);
   }
+}
+
+/**
+ * A 2026-07-28 request: no session, each request its own. It speaks for the agent its X-Aiti-Agent header names
+ * (checked as for a stateless call), its agent token's, or else the client's own name from its envelope.
+ */
+async function serveModern(
+  ctx: Context,
+  bridge: BridgeContext,
+  modern: ModernEndpoint,
+  body: unknown,
+  boundAgent: string | undefined,
+  session: McpSession | undefined,
+): Promise<void> {
+  const named = session ? undefined : namedAgent(ctx, bridge, boundAgent);
+  if (named instanceof Error) return jsonRpcError(ctx, 403, named.message);
+  ctx.respond = false;
+  await modern.serve(new URL(ctx.href), ctx.req.headers, body, ctx.res, {
+    transport: transportOf(ctx, 'stateless'),
+    ...(named !== undefined ? { named } : {}),
+    ...(boundAgent !== undefined ? { boundAgent } : {}),
+    ...(session ? { session } : {}),
+  });
+}
+
+/** The agent id a call without a session names in X-Aiti-Agent, if it may speak for it; an Error saying why not. */
+function namedAgent(ctx: Context, bridge: BridgeContext, boundAgent: string | undefined): string | Error | undefined {
+  const named = AgentId.safeParse(ctx.get(AGENT_HEADER));
+  if (!named.success) return undefined;
+  const key = ctx.get(AGENT_KEY_HEADER);
+  const problem = claimProblem(bridge, named.data, {
+    stateless: true,
+    humanToken: carriesToken(ctx.get('authorization'), bridge.token),
+    ownName: () => false,
+    ...(key ? { agentKey: key } : {}),
+    ...(boundAgent !== undefined ? { boundTo: boundAgent } : {}),
+  });
+  return problem ? new Error(`${AGENT_HEADER}: ${problem}`) : named.data;
 }
 
 /** Only an object whose method is initialize can pass InitializeRequestSchema: other POSTs skip its parse. */

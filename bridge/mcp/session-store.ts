@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/server';
 import type { AgentTransport } from '../agents/registry.js';
 import { appendLine, replaceFile } from '../private-files.js';
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import type { Agent, AgentLink, AgentTransport } from '../agents/registry.js';
 import type { BridgeContext } from '../context.js';
 import { HttpTransport } from './http-transport.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type McpConnection } from './server.js';
 import { pushLinks } from './push-links.js';
 import { rebindSession } from '../agents/rename.js';
 
@@ -61,16 +60,26 @@ export class McpSession {
       });
       this.autoNamed = false;
     }
-    this.server = createMcpServer({
-      bridge,
+    this.server = createMcpServer(this.connection());
+    this.transport.onclose = () => this.end('the transport closed');
+  }
+
+  /**
+   * What a server speaking for this session needs: its own, and the one of each 2026-07-28 request that the
+   * stdio shim makes on this session's behalf (X-Aiti-Session), so the agent, its name and its key stay the
+   * session's whatever protocol revision the client speaks.
+   */
+  connection(modern = false): McpConnection {
+    return {
+      bridge: this.bridge,
       agent: () => this.agent,
       bindAgent: (agentId) => this.bindAgent(agentId),
       closed: this.closing.signal,
       stateless: false,
-      ...(start.clientName ? { clientName: start.clientName } : {}),
-      ...(start.boundAgent !== undefined ? { boundAgent: start.boundAgent } : {}),
-    });
-    this.transport.onclose = () => this.end('the transport closed');
+      ...(modern ? { modern } : {}),
+      ...(this.start.clientName ? { clientName: this.start.clientName } : {}),
+      ...(this.start.boundAgent !== undefined ? { boundAgent: this.start.boundAgent } : {}),
+    };
   }
 
   /** The agent this session speaks for, made on first use (a client that drops the session id makes none). */

@@ -8,6 +8,7 @@ import {
   type PageCommandName,
 } from '../protocol/index.js';
 import type { ToolDefinition } from './tool.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
 
 interface JsonSchema {
   type?: string | string[];
@@ -28,11 +29,18 @@ export function renderToolDocs(tools: readonly ToolDefinition[]): string {
     '',
     '<!-- Generated from bridge/mcp/tools/index.ts by `npx tsx scripts/gen-tool-docs.ts`. Do not edit by hand. -->',
     '',
-    'Every tool result carries its value as JSON in `structuredContent` (for programs) and, as text, a summary line',
-    'and plain lines written for a model to read (a snapshot is its outline, never a JSON string). Actions on a page',
-    '(`page_exec` `Input.*`, a same-document navigation, `form_fill`) also report how the outline changed since the',
-    "agent's last `page_snapshot` of that page (`outlineChange`). Errors are `isError` results that name the bad",
-    'field. When the agent has unread inbox messages, a one-line notice follows.',
+    'A tool result is text written for a model to read: a summary line and plain lines (a snapshot is its outline,',
+    'never a JSON string), images as image content. A program that wants the value as JSON asks for it: the',
+    'experimental client capability `ai.aiti/structured`, or `_meta: {"ai.aiti/structured": true}` on one call; the',
+    'result then carries it in `structuredContent` too (docs/PROTOCOL.md says why it is not there by default).',
+    'Actions on a page (`page_exec` `Input.*`, a same-document navigation, `form_fill`) also report how the outline',
+    "changed since the agent's last `page_snapshot` of that page (`outlineChange`). Errors are `isError` results that",
+    'name the bad field. When the agent has unread inbox messages, a one-line notice follows.',
+    '',
+    "What the parameters several tools share mean (`pageId`, `frameId`, `target`, and the asks' `timeoutMs`, `async`",
+    "and `wait`) is said once, in the server's instructions, which every client receives:",
+    '',
+    ...SERVER_INSTRUCTIONS.split('\n').map((line) => `> ${line}`),
     '',
     '| tool | title | what it does |',
     '|---|---|---|',
@@ -85,6 +93,18 @@ export function renderReadmeCommands(): string {
       .map(([tool, names]) => `${names.map((name) => `\`${name}\``).join(' and ')} (\`${tool}\`)`)
       .join(', ')}; their result shapes are in [\`bridge/protocol/snapshot.ts\`](bridge/protocol/snapshot.ts).`,
   ].join('\n');
+}
+
+/**
+ * What `page_exec {"cmd":"help"}` answers: each command with its args and result, one a line, and the ones that wait
+ * for the human's yes. The tool's description names the commands only, so their details are read when needed.
+ */
+export function commandHelp(): string {
+  return PUBLIC_COMMANDS.map((name) => {
+    const args = braceParams(toSchema(PageCommands[name])).replace(/`/g, '');
+    const ask = confirmation(name);
+    return `${name} ${args} → ${pageCommand(name).result}${ask ? ` (asks the human first${ask.slice(3)})` : ''}`;
+  }).join('\n');
 }
 
 /** `readme` with its generated page commands replaced by `generated`; throws when the markers are missing. */

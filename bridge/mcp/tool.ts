@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Agent } from '../agents/registry.js';
 import type { Claimant } from '../agents/identity.js';
 import type { BridgeContext } from '../context.js';
@@ -23,13 +23,18 @@ export interface ToolCall {
    * once what moves with a renamed agent (its messages) is on disk.
    */
   bindAgent(agentId: string): Promise<Agent>;
+  /** the caller asked for results' full JSON (STRUCTURED_RESULTS): a program, not a model, reads them */
+  structured: boolean;
+  /** how long the caller's MCP client waits for this call, when known (mcp/patience.ts): asks answer before that */
+  patienceMs?: number;
   /** what the caller can show to speak for another agent id (aiti_hello checks it before bindAgent) */
   claimant: Omit<Claimant, 'agentKey'>;
 }
 
 /**
- * A tool's answer: `structured` goes to structuredContent (full JSON, for programs); the text content is written
- * for a model: the summary line, then `text` (plain lines) or, without it, `structured` as plain lines (mcp/text.ts).
+ * A tool's answer. The text content is written for a model: the summary line, then `text` (plain lines) or, without
+ * it, `structured` as plain lines (mcp/text.ts). `structured` goes to structuredContent only for a caller that asked
+ * for it (ToolCall.structured): a program.
  */
 export interface ToolResult {
   structured: Record<string, unknown>;

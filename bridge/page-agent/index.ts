@@ -1,14 +1,15 @@
 import type { Json } from '../protocol/common.js';
 import type { CommandEvent } from '../protocol/page.js';
 import { NO_REPLY, runCommand, type AgentInfo, type Outcome } from './commands/index.js';
-import { departingTo, watchDeparture } from './departure.js';
+import { departingTo, watchDeparture } from './watch/departure.js';
 import { NAVIGATION_COMMANDS } from '../protocol/commands.js';
-import { claimPage, Connection } from './connection.js';
-import { watchCsp } from './csp.js';
-import { findBridge, isTopWindow } from './env.js';
-import { announceToChildren, frameSession, onParentReady, serveChildFrames } from './frames.js';
-import { detectFrameworks, redetectWhileRendering } from './frameworks.js';
+import { claimPage, Connection } from './link/connection.js';
+import { watchCsp } from './link/csp.js';
+import { findBridge, isTopWindow } from './link/env.js';
+import { announceToChildren, frameSession, onParentReady, serveChildFrames } from './link/frames.js';
+import { detectFrameworks, redetectWhileRendering } from './watch/frameworks.js';
 import { setRefFrame } from './dom/refs.js';
+import { noteListeners } from './act/listeners.js';
 import { watchAltClick } from './human/open-file.js';
 import { toast } from './human/overlay.js';
 import { Batcher } from './watch/batch.js';
@@ -30,6 +31,8 @@ function start(): void {
   if (window.__aitiPageAgent) return; // loaded twice (script tag and bookmarklet): one agent is enough
   const endpoint = findBridge(document.currentScript);
   const cspBlocked = watchCsp(endpoint.base);
+  // before the app's code adds its listeners: a click can then tell whether anything heard it
+  noteListeners();
   let frameworks = detectFrameworks();
   const batcher = new Batcher();
   const agent: AgentInfo = {

@@ -74,7 +74,7 @@ function fallbackOpener(file: string, platform: NodeJS.Platform): [string, strin
 
 /** The extension a file has for its OS: lower case, and `foo.hta.` or `foo.hta ` count as `hta` (Windows drops trailing dots and spaces). */
 export function extensionOf(file: string): string {
-  const name = basename(file).replace(/[. ]+$/, '');
+  const name = basename(file).replace(/(?<![. ])[. ]+$/, '');
   const dot = name.lastIndexOf('.');
   return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
 }

@@ -22,7 +22,110 @@ export const AskStatus = z.enum(['answered', 'rejected', 'timed_out', 'away', 'c
 export type AskStatus = z.infer<typeof AskStatus>;
 
 export const DEFAULT_ASK_TIMEOUT_MS = 120_000;
+
+/**
+ * What the bridge says in its own words to the human (a page command's question, why an ask ended), as a code and
+ * its values: the window says it in the human's language. The English text beside it stays for agents and logs.
+ */
+export const SaidCode = z.enum([
+  /** a page command: `agent` wants to run a script in the page on `page` */
+  'page_script',
+  /** a page command: `agent` wants to write `area` storage (`key`, when named) on `page` */
+  'page_storage',
+  /** a page command: `agent` wants to navigate away from `page` (to `to`, when named) */
+  'page_navigate',
+  /** no answer within `seconds` s (the countdown was paused `pausedSeconds` s, when it was) */
+  'no_answer_within',
+  /** the human is marked away; the question was not shown */
+  'away_not_shown',
+  /** the human is marked away; the page command did not run */
+  'away_command_not_run',
+  /** the tool call was cancelled or the client disconnected */
+  'call_cancelled',
+  /** the agent's client stops waiting for a call after `seconds` s (a page command's ask, withdrawn then) */
+  'client_stopped_waiting',
+  /** the human closed the element picker on the page (Esc) */
+  'pick_closed_on_page',
+  /** the element picker on the page timed out */
+  'pick_timed_out_on_page',
+  /** another pick replaced this one on the page */
+  'pick_replaced',
+  /** the page could not run the picker, or answered it with something that is not an element */
+  'pick_failed',
+  /** the bridge restarted (a sync ask's call died with it) */
+  'bridge_restarted',
+  /** the bridge is shutting down; ask again once it is back */
+  'bridge_shutting_down',
+]);
+export type SaidCode = z.infer<typeof SaidCode>;
+export const Said = z.object({
+  code: SaidCode,
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type Said = z.infer<typeof Said>;
+
+/**
+ * Where the human decided: at the desk (the window with the human's token), or on a paired device, by its name.
+ * Absent on endings nobody decided in a window (a time-out, the agent withdrawing, a pick on the page).
+ */
+export const DecidedOn = z.object({
+  window: z.enum(['desk', 'device']),
+  /** the paired device's name, as it was paired */
+  device: z.string().max(60).optional(),
+});
+export type DecidedOn = z.infer<typeof DecidedOn>;
 export const MAX_ASK_TIMEOUT_MS = 3_600_000;
+
+/**
+ * What one ask may hold (README "Asking the human" → limits). A card is for a person to read: past these an agent
+ * puts the rest in a file and names it. The bytes of open asks per agent are the asks' own budget (bridge/limits.ts
+ * `askBytesPerAgent`), so that no agent's asks can fill the human's window.
+ */
+export const ASK_LIMITS = {
+  /** characters of a prompt */
+  promptChars: 32_000,
+  /** characters of one choice */
+  choiceChars: 500,
+  /** choices of one user_choose */
+  choices: 50,
+  /** characters of a user_input's defaultValue */
+  defaultValueChars: 32_000,
+} as const;
+
+const tooLong = (what: string, limit: number, name: keyof typeof ASK_LIMITS, hint: string) =>
+  `${what} may be at most ${limit.toLocaleString('en')} characters (limit ${name}); ${hint}`;
+
+/** An ask's prompt: not empty, within ASK_LIMITS.promptChars. */
+export const AskPrompt = z
+  .string()
+  .min(1, 'the prompt is empty: say what you ask the human')
+  .max(
+    ASK_LIMITS.promptChars,
+    tooLong('a prompt', ASK_LIMITS.promptChars, 'promptChars', 'put the details in a file and name it in the prompt'),
+  );
+
+/** One choice of a user_choose. */
+export const AskChoice = z
+  .string()
+  .min(1, 'a choice is empty')
+  .max(
+    ASK_LIMITS.choiceChars,
+    tooLong('a choice', ASK_LIMITS.choiceChars, 'choiceChars', 'keep choices short and explain them in the prompt'),
+  );
+
+/** The choices of a user_choose: 2 to ASK_LIMITS.choices. */
+export const AskChoices = z
+  .array(AskChoice)
+  .min(2, 'give at least 2 choices (for yes/no use user_confirm)')
+  .max(ASK_LIMITS.choices, `at most ${ASK_LIMITS.choices} choices (limit choices)`);
+
+/** The text a user_input starts with. */
+export const AskDefaultValue = z
+  .string()
+  .max(
+    ASK_LIMITS.defaultValueChars,
+    tooLong('a defaultValue', ASK_LIMITS.defaultValueChars, 'defaultValueChars', 'start the human with less'),
+  );
 
 /** The `ask` event on the role=ai stream, and one entry of `state.asks`. */
 export const AskView = z.object({
@@ -37,6 +140,8 @@ export const AskView = z.object({
   defaultValue: z.string().optional(),
   /** for page_command asks: the command and its arguments */
   command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
+  /** the bridge's own prompt (a page command's question) as a code the window says in its language */
+  promptSaid: Said.optional(),
   /** the agent asked with async: true — it is not waiting on the answer; it will read it in its inbox */
   async: z.boolean().optional(),
   createdAt: IsoTime,
@@ -63,6 +168,10 @@ export const AskEnd = z.object({
   /** images the human pasted into the answer, kept in the data dir */
   images: z.array(ImageRef).optional(),
   decidedBy: AskDecidedBy,
+  /** the bridge's `text`, as a code the window says in its language */
+  textSaid: Said.optional(),
+  /** which window the human decided in (the desk, or which paired device) */
+  decidedOn: DecidedOn.optional(),
 });
 export type AskEnd = z.infer<typeof AskEnd>;
 
@@ -135,6 +244,7 @@ export const AskRecord = z.object({
   choices: z.array(z.string()).optional(),
   multiple: z.boolean().optional(),
   command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
+  promptSaid: Said.optional(),
   /** the agent asked with async: true */
   async: z.boolean(),
   /** false when the ask ended without ever showing a card (the human was away) */

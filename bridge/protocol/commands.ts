@@ -269,10 +269,8 @@ export const PAGE_COMMANDS = {
     tool: 'page_snapshot',
     danger: 'none',
     args: strictArgs({
-      target: Target.optional().describe(
-        'outline only this element and what is inside it, with nothing collapsed (e.g. the ref of a collapsed list)',
-      ),
-      depth: z.number().int().positive().max(200).optional().describe('levels to show; deeper content becomes "…"'),
+      target: Target.optional().describe('only this element and what is inside, nothing collapsed'),
+      depth: z.number().int().positive().max(200).optional().describe('levels to show'),
       settleMs: z
         .number()
         .int()
@@ -295,11 +293,7 @@ export const PAGE_COMMANDS = {
     reportsRaised: true,
     args: strictArgs({
       frameId,
-      dialog: z
-        .string()
-        .max(1024)
-        .optional()
-        .describe('dialog title or selector; default the topmost open dialog, else the page'),
+      dialog: z.string().max(1024).optional().describe('title or selector of the dialog to fill'),
       fields: z
         .record(
           // what form_fill compares is the key without spaces and a trailing ':' or '*' (a label's "Name: *")
@@ -321,10 +315,9 @@ export const PAGE_COMMANDS = {
             },
           ),
         )
-        .describe(
-          '{"<label | placeholder | name | css=selector>": value}; a string array is the whole selection of a multi-select',
-        ),
-      button: z.string().max(1024).optional().describe('a button label or target to click after filling'),
+        .describe('{"<label | placeholder | name | css=selector>": value}'),
+      button: z.string().max(1024).optional().describe('label or target to press after'),
+      pressAnyway: z.boolean().optional().describe('press button even if some fields were not filled'),
     }),
     result: 'what each field holds now (`UiFillResult`, bridge/protocol/snapshot.ts)',
   },

@@ -114,7 +114,8 @@ export const UiFillResult = z.object({
   ),
   /**
    * fields the widget refused (no such option) or whose value the app did not keep once it re-rendered:
-   * what was wanted and what the field shows instead. When present, the button was not pressed.
+   * what was wanted and what the field shows instead (and the options it offers, when it has a list). When present,
+   * the button was not pressed, unless the call asked for it anyway (pressAnyway).
    */
   notFilled: z
     .array(
@@ -123,6 +124,7 @@ export const UiFillResult = z.object({
         wanted: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
         shows: z.union([z.string(), z.boolean(), z.array(z.string())]),
         reason: z.string(),
+        options: z.array(z.string()).optional(),
       }),
     )
     .optional(),

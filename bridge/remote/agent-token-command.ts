@@ -1,15 +1,23 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { claimOf } from '../agents/claims.js';
 import { AgentTokens, DEFAULT_EXPIRY, parseExpiry, type AgentTokenRecord } from '../agents/tokens.js';
 import { tokenSetup } from '../agents/token-setup.js';
 import { ConfigError, OPTIONS, resolveConfig } from '../config.js';
+import { parseCredential } from '../credentials.js';
 import { BridgeError } from '../errors.js';
+import { privateDir, replaceFile } from '../private-files.js';
 
 export const AGENT_TOKEN_USAGE = `aiti-bridge agent-token — tokens for agents on other machines (they use the remote listener, --remote)
 
-  aiti-bridge agent-token create NAME [--expires 30d|12h|90m|never] [--url URL]
+  aiti-bridge agent-token create NAME [--expires 30d|12h|90m|never] [--url URL] [--take-over]
         makes a token bound to agent id NAME (default expiry ${DEFAULT_EXPIRY}) and prints what to paste into each
         MCP client there; --url is the bridge as that machine reaches it (default: --remote-url, else
-        http://127.0.0.1:<remote port>, the end of an ssh -R tunnel)
+        http://127.0.0.1:<remote port>, the end of an ssh -R tunnel); a NAME a local session already took is
+        refused unless --take-over (the token would read that agent's inbox)
+  aiti-bridge agent-token save
+        on the agent's machine: reads the token from standard input (paste it, then Ctrl-D) and keeps it in that
+        machine's data dir (0600), where the stdio shim reads it with --mcp-auth: never on a command line
   aiti-bridge agent-token list       the tokens, their agent ids, expiry and last use
   aiti-bridge agent-token revoke NAME
         refuses NAME's token from now on (a running bridge closes its connections at once)
@@ -32,6 +40,7 @@ export async function runAgentToken(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   out: CommandOutput = PROCESS_OUTPUT,
+  input: () => string = () => readFileSync(0, 'utf8'),
 ): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') {
@@ -42,6 +51,7 @@ export async function runAgentToken(
   const bridgeFlags: string[] = [];
   let expires = DEFAULT_EXPIRY;
   let url: string | undefined;
+  let takeOver = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
     const [flag, inline] = arg.includes('=')
@@ -53,6 +63,7 @@ export async function runAgentToken(
       return v;
     };
     if (flag === '--expires') expires = value();
+    else if (flag === '--take-over') takeOver = true;
     else if (flag === '--url') url = value();
     else if (arg.startsWith('--')) {
       bridgeFlags.push(arg);
@@ -64,10 +75,26 @@ export async function runAgentToken(
   const config = resolveConfig(bridgeFlags, env);
   const tokens = new AgentTokens(join(config.dataDir, 'aiti-bridge', 'agent-tokens.jsonl'));
   try {
+    if (command === 'save') {
+      if (positional.length)
+        throw new ConfigError('agent-token save reads the token from standard input, not its arguments');
+      const token = input().trim();
+      if (parseCredential(token)?.kind !== 'agent')
+        throw new ConfigError('agent-token save: standard input is not an agent token (aiti_agent_…)');
+      const dir = join(config.dataDir, 'aiti-bridge');
+      privateDir(dir);
+      const file = join(dir, 'agent-token');
+      await replaceFile(file, `${token}\n`);
+      out.stdout(
+        `saved to ${file} (0600); the shim sends it with --mcp-auth (AITI_MCP_AUTH=1), after the bridge proves it\n`,
+      );
+      return 0;
+    }
     if (command === 'create') {
       const name = single(positional, 'create');
+      const known = claimed(join(config.dataDir, 'aiti-bridge', 'agent-ids.jsonl'), name);
       // on disk (fsynced) before it is printed; whole (it holds its name) once it was
-      const made = await tokens.create(name, parseExpiry(expires));
+      const made = await tokens.create(name, parseExpiry(expires), { known, takeOver });
       const base = url ?? config.remoteUrl ?? `http://127.0.0.1:${config.remote?.port || 8778}`;
       out.stdout(created(made.record, made.token, base, Boolean(config.remote || config.remoteUrl)));
       await made.shown();
@@ -94,8 +121,23 @@ export async function runAgentToken(
     throw error;
   }
   throw new ConfigError(
-    `unknown agent-token command "${command}": create, list or revoke (aiti-bridge agent-token --help)`,
+    `unknown agent-token command "${command}": create, list, revoke or save (aiti-bridge agent-token --help)`,
   );
+}
+
+/** Whether a local session took agent id `name` (the bridge's agent-ids.jsonl, read without touching it). */
+function claimed(file: string, name: string): string | undefined {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const taken = text.split('\n').some((line) => {
+    const claim = line ? claimOf(line) : undefined;
+    return typeof claim === 'object' && claim.id === name;
+  });
+  return taken ? 'a session took this id' : undefined;
 }
 
 function single(positional: string[], command: string): string {
@@ -124,7 +166,7 @@ function created(record: AgentTokenRecord, token: string, base: string, remoteKn
   const lines = [
     `Agent token for "${record.name}" (id ${record.id}, ${record.expiresAt ? `expires ${record.expiresAt}` : 'never expires'}). It is shown once: copy it now.`,
     '',
-    `  AITI_AGENT_TOKEN=${token}`,
+    `  ${token}`,
     '',
     `It works on the remote listener only, and speaks for agent id "${record.name}" whatever the client calls itself.`,
     remoteKnown

@@ -4,15 +4,15 @@ import type { AgentTokenRecord } from '../agents/tokens.js';
 import type { BridgeContext } from '../context.js';
 import { parseCredential } from '../credentials.js';
 import type { Device } from '../devices/devices.js';
-import { DEVICE_COOKIE } from '../devices/pair-routes.js';
 import { HttpError } from '../http/errors.js';
 import type { WindowParty, ZoneGuards } from '../http/zones.js';
 
 /**
  * The remote listener lets nothing in on where a request comes from: every tunnel (ssh, VS Code forwarding,
  * Tailscale Serve, cloudflared, ngrok) delivers from 127.0.0.1, and Host and Origin are the caller's own words. A
- * request is someone only by its credential: a paired device's token (the human's role: a cookie, or a bearer) or
- * an agent token (an agent's role, bound to its agent id). Everything but the open zone needs one.
+ * request is someone only by its credential: a paired device's session (the human's role: a bearer its window got
+ * by signing in, devices/device-sessions.ts) or an agent token (an agent's role, bound to its agent id). Everything
+ * but the open zone needs one. No cookie counts: a cookie belongs to a host, not to a port.
  */
 export type Credential = { kind: 'device'; device: Device } | { kind: 'agent'; token: AgentTokenRecord };
 
@@ -23,23 +23,15 @@ interface Found {
   credential?: Credential;
   /** why the credential given was refused, for the 401 */
   problem?: string;
-  viaCookie?: boolean;
-}
-
-function cookieOf(header: string, name: string): string | undefined {
-  for (const part of header.split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
 }
 
 function identify(ctx: Context, bridge: BridgeContext): Found {
   const header = ctx.get('authorization');
   const bearer = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : undefined;
   if (header && bearer === undefined) return { problem: 'Authorization must be "Bearer <token>"' };
-  const cookie = cookieOf(ctx.get('cookie'), DEVICE_COOKIE);
-  const given = bearer ?? cookie;
+  // the window's EventSource cannot send headers: its device session goes in the query, on that route only
+  const eventSource = ctx.method === 'GET' && ctx.path === '/bridge/sse/ai' && typeof ctx.query.token === 'string';
+  const given = bearer ?? (eventSource ? String(ctx.query.token) : undefined);
   if (!given) return {};
   const parsed = parseCredential(given);
   if (!parsed)
@@ -48,48 +40,29 @@ function identify(ctx: Context, bridge: BridgeContext): Found {
         "the human's token and the local agent token are for the local listener only; on the remote listener use a paired device or an agent token (aiti-bridge agent-token create NAME)",
     };
   if (parsed.kind === 'device') {
-    const device = bridge.devices.verify(given);
+    const device = bridge.deviceSessions.verify(given, parsed.id);
     if (!device)
-      return { problem: 'this device is not paired (it was revoked, or paired with another bridge): pair it again' };
-    return { credential: { kind: 'device', device }, viaCookie: bearer === undefined };
+      return {
+        problem:
+          'this device is not signed in (it was revoked, paired with another bridge, or the bridge restarted): sign in again, or pair it again',
+      };
+    return { credential: { kind: 'device', device } };
   }
-  if (bearer === undefined) return { problem: 'an agent token goes in Authorization: Bearer, not a cookie' };
+  if (eventSource && bearer === undefined) return { problem: 'an agent token goes in Authorization: Bearer' };
   const token = bridge.agentTokens.verify(given);
   if (!token) return { problem: bridge.agentTokens.refusal(given) };
   return { credential: { kind: 'agent', token } };
-}
-
-/**
- * A browser holding the device cookie sends it on every request to this host, including one a page on another
- * port of the same site makes (SameSite counts sites, not ports). So a cookie counts only on the window's own
- * requests: an Origin, when sent, must be this Host, and Fetch Metadata must say same-origin (or a typed address).
- */
-function crossSiteProblem(ctx: Context): string | undefined {
-  const origin = ctx.get('origin');
-  if (origin) {
-    let host = '';
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = origin;
-    }
-    if (host !== ctx.get('host'))
-      return `browser origin "${origin}" may not use this device's session; only the window served here may`;
-  }
-  const site = ctx.get('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none')
-    return `a ${site} request may not use this device's session; only the window served here may`;
-  return undefined;
 }
 
 /** Finds the request's credential (before the open zone, which still serves a revoked device its pages). */
 export function identifyCredential(bridge: BridgeContext): Middleware {
   return async (ctx, next) => {
     const found = identify(ctx, bridge);
-    const problem = found.problem ?? (found.viaCookie ? crossSiteProblem(ctx) : undefined);
-    if (problem) ctx.state.credentialProblem = problem;
+    if (found.problem) ctx.state.credentialProblem = found.problem;
     else if (found.credential) {
       ctx.state.credential = found.credential;
+      // the connection leaves the anonymous budget (http/slow-readers.ts); a TLS request's socket is the TLS one
+      bridge.limits.credentialed(ctx.req.socket);
       const key =
         found.credential.kind === 'device'
           ? `device:${found.credential.device.id}`

@@ -1,8 +1,8 @@
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as TlsAgent, request as httpsRequest } from 'node:https';
-import { SHIM_HEADER } from '../protocol/headers.js';
-import { parseMessage, type JsonRpcMessage } from './jsonrpc.js';
-import { SseParser } from './sse.js';
+import { SESSION_HEADER, SHIM_HEADER } from '../protocol/headers.js';
+import { parseMessage, type JsonRpcId, type JsonRpcMessage } from './jsonrpc.js';
+import { SseParser } from '../protocol/sse.js';
 
 /** Why a message could not reach the bridge. */
 export type UpstreamFailure = 'down' | 'session-lost' | 'auth' | 'other';
@@ -65,6 +65,11 @@ export class BridgeSession {
    */
   private readonly posts = new Set<ClientRequest>();
   private broken = false;
+  /** each request's POST until its answer ended: a 2026-07-28 request is cancelled by closing it */
+  private readonly byId = new Map<JsonRpcId, ClientRequest>();
+  private readonly requestOf = new WeakMap<IncomingMessage, ClientRequest>();
+  /** POSTs closed on purpose: their answer stream ending early is not the bridge going away */
+  private readonly cancelled = new WeakSet<ClientRequest>();
 
   constructor(private readonly options: SessionOptions) {
     const tls = options.endpoint.protocol === 'https:';
@@ -73,22 +78,27 @@ export class BridgeSession {
   }
 
   private headers(extra: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = { [SHIM_HEADER]: 'stdio', ...extra };
+    const headers: Record<string, string> = { [SHIM_HEADER]: 'stdio' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
+    // a 2026-07-28 request names the session it speaks for in SESSION_HEADER instead, and its own version
+    if (this.sessionId && !extra[SESSION_HEADER]) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) headers['mcp-protocol-version'] = this.protocolVersion;
-    return headers;
+    return { ...headers, ...extra };
   }
 
-  /** Sends one message; resolves once the bridge took it (an answer may still be streaming back). */
-  async send(message: JsonRpcMessage): Promise<void> {
+  /**
+   * Sends one message; resolves once the bridge took it (an answer may still be streaming back). `headers` add to
+   * the usual ones (a 2026-07-28 request names its method and version in headers too).
+   */
+  async send(message: JsonRpcMessage, headers: Record<string, string> = {}): Promise<void> {
     const body = JSON.stringify(message);
     let res: IncomingMessage;
     try {
       res = await this.exchange(
         'POST',
-        { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body,
+        message.id,
       );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -117,6 +127,30 @@ export class BridgeSession {
     } else res.resume();
   }
 
+  /**
+   * Sends one 2026-07-28 request of the client as it came (its envelope says who asks), on behalf of this session
+   * (SESSION_HEADER) rather than in it: the bridge answers it in that revision's own form.
+   */
+  async sendModern(message: JsonRpcMessage): Promise<void> {
+    const meta = message.params?._meta as Record<string, unknown> | undefined;
+    const version = meta?.['io.modelcontextprotocol/protocolVersion'];
+    const name = message.params?.name ?? message.params?.uri;
+    await this.send(message, {
+      ...(typeof version === 'string' ? { 'mcp-protocol-version': version } : {}),
+      ...(message.method ? { 'mcp-method': message.method } : {}),
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      ...(this.sessionId ? { [SESSION_HEADER]: this.sessionId } : {}),
+    });
+  }
+
+  /** Cancels a 2026-07-28 request the way that revision does over HTTP: its POST and answer stream are closed. */
+  cancel(id: JsonRpcId): void {
+    const req = this.byId.get(id);
+    if (!req) return;
+    this.cancelled.add(req);
+    req.destroy();
+  }
+
   /** Opens the GET stream the bridge sends pushes and its own requests on. */
   async openStream(): Promise<void> {
     let res: IncomingMessage;
@@ -142,7 +176,12 @@ export class BridgeSession {
    * One request; resolves with the response once its headers came. It leaves after the I/O already waiting
    * (setImmediate), so a kept-alive socket the bridge closed meanwhile is seen closed before it is written to.
    */
-  private async exchange(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+  private async exchange(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    id?: JsonRpcId,
+  ): Promise<IncomingMessage> {
     await new Promise((resolve) => setImmediate(resolve));
     return new Promise((resolve, reject) => {
       const endpoint = this.options.endpoint;
@@ -156,8 +195,13 @@ export class BridgeSession {
       });
       if (method === 'POST') this.posts.add(req);
       else if (method === 'GET') this.stream = req;
+      if (id !== undefined) {
+        this.byId.set(id, req);
+        req.once('close', () => this.byId.get(id) === req && this.byId.delete(id));
+      }
       req.on('response', (res) => {
         this.posts.delete(req);
+        this.requestOf.set(res, req);
         resolve(res);
       });
       req.on('error', (error) => {
@@ -190,11 +234,13 @@ export class BridgeSession {
     });
     res.on('error', (error) => {
       this.reading.delete(res);
-      this.fail(error);
+      const req = this.requestOf.get(res);
+      if (!(req && this.cancelled.has(req))) this.fail(error);
     });
     res.on('close', () => {
       this.reading.delete(res);
-      if (!res.complete) this.fail(new Error('the bridge closed the connection'));
+      const req = this.requestOf.get(res);
+      if (!res.complete && !(req && this.cancelled.has(req))) this.fail(new Error('the bridge closed the connection'));
     });
   }
 

@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { ConfigError, OPTIONS } from '../config.js';
 import { findTool } from '../mcp/tools/index.js';
 import { describeZodError } from '../protocol/index.js';
@@ -77,7 +75,7 @@ export async function runCall(
   try {
     await client.connect(transport);
   } catch (error) {
-    if (error instanceof StreamableHTTPError && error.code === 401) {
+    if (error instanceof SdkHttpError && error.status === 401) {
       out.stderr(
         `aiti-bridge call: the bridge at ${target.where} requires its token (401); add --mcp-auth (the agent token comes from --data-dir or AITI_AGENT_TOKEN)\n`,
       );
@@ -94,9 +92,7 @@ export async function runCall(
       out.stdout(tools.map((t) => `${t.name.padEnd(18)} ${t.title ?? ''}`).join('\n') + '\n');
       return 0;
     }
-    const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: 3_600_000,
-    })) as CallToolResult;
+    const result: CallToolResult = await client.callTool({ name: tool, arguments: args }, { timeout: 3_600_000 });
     const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
     if (result.isError) {
       out.stderr(text + '\n');

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { CLIENT_TIMEOUT_MS } from '../protocol/headers.js';
 import { impostorText, provePeer } from '../prove-peer.js';
 import { BridgeSession, UpstreamError } from './bridge-session.js';
 import {
@@ -11,6 +12,7 @@ import {
   type JsonRpcRequest,
 } from './jsonrpc.js';
 import { initializeResult, type ServerSnapshot } from './tools-json.js';
+import { discoverFromBridge, initializeFor, isModernMessage, modernAnswer, reachesModernClient } from './modern.js';
 
 /** Where the shim's own messages to the client go (the stdio channel). */
 export interface ClientSide {
@@ -30,9 +32,13 @@ export interface ForwarderOptions {
   snapshot: ServerSnapshot;
   /** pause between attempts while the bridge is down */
   retryMs?: number;
+  /** how long the client waits for a tool call, as its settings say (register/client-limits.ts), by its name */
+  clientTimeoutMs?: (clientName: string | undefined) => Promise<number | undefined>;
 }
 
 const REINIT_PREFIX = 'aiti-shim-reinit-';
+/** How long a `server/discover` waits for the bridge's own answer before the build-time one is given. */
+const DISCOVER_WAIT_MS = 1000;
 
 /**
  * What the bridge itself sends to a client on its own (mcp/server.ts, mcp/push-links.ts, the SDK's own
@@ -81,6 +87,10 @@ export class ShimForwarder {
    */
   private readonly inflight = new Map<JsonRpcId, { session: BridgeSession; accepted: boolean }>();
   private readonly retryMs: number;
+  /** the client speaks the 2026-07-28 revision (it sent no initialize, and envelopes on its requests) */
+  private modern = false;
+  /** how long the client waits for a tool call, when its settings say (learnTimeout) */
+  private clientTimeout: Promise<number | undefined> = Promise.resolve(undefined);
 
   constructor(
     private readonly client: ClientSide,
@@ -99,8 +109,14 @@ export class ShimForwarder {
 
   /** One message from the client. */
   receive(message: JsonRpcMessage): void {
+    if (isRequest(message) && message.method === 'server/discover') {
+      void this.discover(message);
+      return;
+    }
     if (isRequest(message) && message.method === 'initialize') {
+      this.modern = false;
       this.init = message;
+      this.learnTimeout(message);
       this.reply(message.id, initializeResult(this.options.snapshot, message.params));
       this.connectSoon(0);
       return;
@@ -113,11 +129,23 @@ export class ShimForwarder {
       }
       return;
     }
+    if (!this.init && isRequest(message) && isModernMessage(message)) {
+      // a 2026-07-28 client: no initialize comes, so the bridge session opens with what its envelope says
+      this.modern = true;
+      this.init = initializeFor(message);
+      this.learnTimeout(this.init);
+      this.initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+      this.connectSoon(0);
+    }
     if (isRequest(message) && !this.session) {
       // answered here while no bridge session is open, so the client's start-up never waits for the bridge
       if (message.method === 'ping') return this.reply(message.id, {});
-      if (message.method === 'tools/list' && this.options.snapshot.tools) {
-        return this.reply(message.id, { tools: this.options.snapshot.tools });
+      const snapshot = this.options.snapshot;
+      if (message.method === 'tools/list' && this.modern && snapshot.modernTools) {
+        return this.reply(message.id, snapshot.modernTools);
+      }
+      if (message.method === 'tools/list' && !this.modern && snapshot.tools) {
+        return this.reply(message.id, { tools: snapshot.tools });
       }
     }
     this.enqueue(message);
@@ -125,7 +153,23 @@ export class ShimForwarder {
 
   /** Messages go up in the order the client sent them. */
   private enqueue(message: JsonRpcMessage): void {
-    this.queue = this.queue.then(() => this.forward(message));
+    this.queue = this.queue.then(async () => this.forward(await this.withTimeout(message)));
+  }
+
+  /** Starts reading, from the client's own settings, how long it waits for a tool call (once per client). */
+  private learnTimeout(init: JsonRpcRequest): void {
+    const info = init.params?.clientInfo as { name?: unknown } | undefined;
+    const name = typeof info?.name === 'string' ? info.name : undefined;
+    this.clientTimeout = (this.options.clientTimeoutMs?.(name) ?? Promise.resolve(undefined)).catch(() => undefined);
+  }
+
+  /** A tools/call carries how long its client waits for it, when the client's settings say: asks answer before that. */
+  private async withTimeout(message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    if (message.method !== 'tools/call' || !message.params) return message;
+    const timeoutMs = await this.clientTimeout;
+    if (timeoutMs === undefined) return message;
+    const meta = (message.params._meta ?? {}) as Record<string, unknown>;
+    return { ...message, params: { ...message.params, _meta: { ...meta, [CLIENT_TIMEOUT_MS]: timeoutMs } } };
   }
 
   private async forward(message: JsonRpcMessage): Promise<void> {
@@ -138,7 +182,14 @@ export class ShimForwarder {
       try {
         const entry = { session, accepted: false };
         if (isRequest(message)) this.inflight.set(message.id, entry);
-        await session.send(message);
+        if (this.modern && message.method === 'notifications/cancelled') {
+          const id = message.params?.requestId;
+          if (typeof id === 'string' || typeof id === 'number') {
+            this.inflight.delete(id);
+            session.cancel(id);
+          }
+        } else if (this.modern && isRequest(message)) await session.sendModern(message);
+        else await session.send(message);
         entry.accepted = true;
         return;
       } catch (error) {
@@ -267,12 +318,24 @@ export class ShimForwarder {
       if (this.inflight.get(message.id)?.session !== session) return;
       this.inflight.delete(message.id);
     } else if (!this.relayed(session, message)) return;
-    this.client.send(message).catch((error: unknown) => this.log.warn('cannot write to the client:', error));
+    this.toClient(message);
+  }
+
+  /** Every message to the client leaves here, in the form its protocol era reads. */
+  private toClient(message: JsonRpcMessage): void {
+    const out = this.modern ? modernAnswer(message, this.options.snapshot.serverInfo) : message;
+    this.client.send(out).catch((error: unknown) => this.log.warn('cannot write to the client:', error));
   }
 
   /** Whether a request or notification of the bridge is one the bridge sends; a refused request is answered there. */
   private relayed(session: BridgeSession, message: JsonRpcMessage): boolean {
     const method = message.method ?? '';
+    // a 2026-07-28 client hears only about its own calls; the bridge was told it takes nothing else
+    if (this.modern && !reachesModernClient(message)) {
+      if (isRequest(message))
+        session.send(errorResponse(message.id, -32601, `the client does not take "${method}"`)).catch(() => undefined);
+      return false;
+    }
     if (
       isRequest(message) ? RELAYED_REQUESTS.has(method) : isNotification(message) && RELAYED_NOTIFICATIONS.has(method)
     )
@@ -342,9 +405,30 @@ export class ShimForwarder {
   }
 
   private reply(id: JsonRpcId, result: unknown, error?: string): void {
-    const message: JsonRpcMessage =
-      error === undefined ? { jsonrpc: '2.0', id, result } : errorResponse(id, -32000, error);
-    this.client.send(message).catch((err: unknown) => this.log.warn('cannot write to the client:', err));
+    this.toClient(error === undefined ? { jsonrpc: '2.0', id, result } : errorResponse(id, -32000, error));
+  }
+
+  /**
+   * A 2026-07-28 client's probe: the bridge's own answer when it answers within a second (after proving itself when
+   * there is a token to send), else what this version's bridge answered at build time. Either is true of the shim:
+   * it speaks both eras whatever the bridge runs.
+   */
+  private async discover(request: JsonRpcRequest): Promise<void> {
+    const proven = !this.options.token || (await this.peerProven());
+    const answer = proven
+      ? await discoverFromBridge(
+          {
+            endpoint: this.options.endpoint,
+            ...(this.options.socketPath ? { socketPath: this.options.socketPath } : {}),
+            ...(this.options.token ? { token: this.options.token } : {}),
+          },
+          request,
+          DISCOVER_WAIT_MS,
+        )
+      : undefined;
+    const result = answer?.result ?? this.options.snapshot.discover;
+    if (result) this.reply(request.id, result);
+    else this.reply(request.id, undefined, 'this build of the shim has no 2026-07-28 answer and no bridge answered');
   }
 
   /** The client left: end the bridge session at once (the agent shows offline), then stop. */

@@ -27,6 +27,8 @@ export async function runShim(argv: string[], env: NodeJS.ProcessEnv = process.e
     ...(target.socketPath ? { socketPath: target.socketPath } : {}),
     log,
     snapshot: loadSnapshot(),
+    // the client's config is read only when it names itself, after the shim answered initialize
+    clientTimeoutMs: async (name) => (await import('../register/client-limits.js')).configuredToolTimeoutMs(name, env),
     ...(target.token ? { token: target.token } : {}),
   });
   stdio.onmessage = (message) => forwarder.receive(message);

@@ -14,6 +14,9 @@ export interface ServerSnapshot {
   instructions?: string;
   /** undefined when no snapshot was built (a development run): tools/list then needs the bridge */
   tools?: unknown[];
+  /** the bridge's answers to a 2026-07-28 `server/discover` and `tools/list` (their `result`) */
+  discover?: Record<string, unknown>;
+  modernTools?: Record<string, unknown>;
 }
 
 /** Beside the built module (dist/bridge/shim/, dist/cli/bin/), or the build's copy when run from the sources. */

@@ -30,7 +30,8 @@ export class HumanHub {
       this.streams.delete(stream);
       this.desks.delete(stream);
     });
-    stream.send('state', this.state());
+    // however big the open asks made it, the first state reaches a window that reads (http/sse.ts)
+    stream.send('state', this.state(), { first: true });
     if (audience === 'desk' && this.deskState) stream.send('devices', this.deskState());
   }
 

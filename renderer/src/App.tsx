@@ -1,3 +1,4 @@
+import { sayFailure } from './refusal.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnswerBody } from '../../bridge/protocol/index.js';
 import { Cards } from './cards/Cards.js';
@@ -24,6 +25,8 @@ import { useTheme } from './theme.js';
 import { useAnnouncement } from './announce.js';
 import { useBridge } from './useBridge.js';
 import { PairingCards } from './device/PairingCards.js';
+import { assignHues } from './agent-colour.js';
+import { focusInput } from './cards/focus.js';
 import { Unpaired } from './device/Unpaired.js';
 
 /** Whether a desktop shell hosts the window: it notifies by itself then. */
@@ -31,13 +34,14 @@ const desktop = host() !== undefined;
 
 export function App({ language, onLanguage }: { language: LanguageChoice; onLanguage(choice: LanguageChoice): void }) {
   const { state, api, dispatch } = useBridge();
-  const [theme, nextTheme] = useTheme();
+  const [theme, setTheme] = useTheme();
   const [view, setView] = useState(ALL);
   const [to, setTo] = useState('all');
   const composer = useRef<HTMLTextAreaElement>(null);
 
   const [drawer, setDrawer] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
+  const [showNotices, setShowNotices] = useState(false);
   const [settings, changeSettings] = useSettings();
   const [activeAsk, setActiveAsk] = useState<string>();
   const quickBook = useQuickReplies(api);
@@ -69,16 +73,25 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
   }, []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const modK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
+      const mod = event.ctrlKey || event.metaKey;
+      const modK = mod && event.key.toLowerCase() === 'k';
       if (modK || (event.key === '/' && !isTyping(event.target))) {
         event.preventDefault();
         compose();
+        return;
+      }
+      // Ctrl+I (as mcp-feedback-enhanced): type in the card the keys act on, else in the message
+      if (mod && !event.altKey && event.key.toLowerCase() === 'i') {
+        event.preventDefault();
+        if (!focusInput()) compose();
       }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [compose]);
 
+  // every agent on screen gets a hue no other agent present has (assigned, not hashed)
+  assignHues([...state.agents.map((a) => a.agentId), ...state.asks.map((a) => a.agentId)]);
   const open = openAsks(state.asks).length;
   const live = state.connection === 'live';
   const records = useMemo(() => askRecords(state.messages), [state.messages]);
@@ -97,9 +110,8 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
         await api.answer(body);
       } catch (error) {
         if (ends) dispatch({ type: 'sending', askId: body.askId, sending: false });
-        // fetch's own words ("Failed to fetch") say nothing to the human about what happened to the answer
-        if (error instanceof TypeError) throw new Error(t().problems.unreachable);
-        throw error;
+        // neither fetch's words ("Failed to fetch") nor the bridge's English tell the human what became of it
+        throw new Error(sayFailure(error));
       }
     },
     [api, dispatch],
@@ -133,20 +145,23 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
           onPresence={() =>
             api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
           }
-          theme={theme}
-          onTheme={nextTheme}
+          notices={state.notices.length}
+          noticesOpen={showNotices}
+          onNotices={() => setShowNotices(!showNotices)}
           drawer={drawer}
           onDrawer={() => setDrawer(!drawer)}
-          settings={showSettings}
-          onSettings={() => setShowSettings(!showSettings)}
+          onSettings={() => setShowSettings(true)}
         />
         {showSettings && (
           <SettingsPanel
             language={language}
             onLanguage={onLanguage}
+            theme={theme}
+            onTheme={setTheme}
             settings={settings}
             onSettings={changeSettings}
             desktop={desktop}
+            agents={state.agents.map((a) => a.agentId)}
             onClose={() => setShowSettings(false)}
           />
         )}
@@ -154,7 +169,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
           {announcement}
         </p>
         <ConnectionBanner connection={state.connection} cards={open} />
-        <Notices notices={state.notices} dispatch={dispatch} />
+        <Notices notices={state.notices} open={showNotices} onClose={() => setShowNotices(false)} dispatch={dispatch} />
         <div className="layout">
           <main className="main">
             <OpenStrip asks={openAsks(state.asks)} active={activeAsk} />
@@ -168,6 +183,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
                 offline={!live}
                 records={records}
                 onActive={setActiveAsk}
+                autoRules={settings.autoRules}
               />
               <History
                 api={api}
@@ -177,6 +193,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
                 inbox={state.inbox}
                 view={view}
                 onView={setView}
+                records={records}
               />
             </div>
             <Composer api={api} agents={state.agents} to={to} onTo={setTo} inputRef={composer} offline={!live} />

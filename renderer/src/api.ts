@@ -9,14 +9,26 @@ import {
   type PushBody,
 } from '../../bridge/protocol/index.js';
 import { deskApi, type DeskApi } from './device/desk-api.js';
-import { proveDevice, UNPAIRED } from './device/device-api.js';
+import { deviceSignIn, UNPAIRED } from './device/device-api.js';
+import type { DeviceKeys } from './device/device-auth.js';
 import { sharedProver, type PeerProof } from './token-proof.js';
 
-/** A refused or failed call, with the bridge's own words when it gave some. */
+/**
+ * How a call failed: not sent (nothing answers, or what answers is not the bridge), refused by the bridge with a
+ * status, signed out (a device the desk revoked), or answered with a shape the window does not know.
+ */
+export type ApiFailure = 'unreachable' | 'impostor' | 'refused' | 'unpaired' | 'shape';
+
+/**
+ * A refused or failed call. `message` is for logs (English, with the path); the window says `failure` and `status`
+ * in the human's language and shows `detail`, the bridge's own words, beside it as data (cards/refusal.ts).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly failure: ApiFailure = 'refused',
+    readonly detail = '',
   ) {
     super(message);
   }
@@ -39,7 +51,10 @@ export interface Api {
   saveQuickReplies(list: QuickReplies): Promise<QuickReplies>;
   /** an image kept in the data dir, as a data: URL (the window's CSP takes data: images) */
   image(id: string): Promise<string>;
-  /** the role=ai stream's URL (EventSource cannot send headers: the token goes in the query): open it only after prove() */
+  /**
+   * the role=ai stream's URL (EventSource cannot send headers: the token, or the device's session, goes in the
+   * query): ask for it right after prove(), which on a device opens the session it carries
+   */
   streamUrl(): string;
   /** whether what answers on the port holds the token (calls share a proof asked at the same time) */
   prove(): Promise<PeerProof>;
@@ -48,15 +63,15 @@ export interface Api {
 }
 
 /**
- * With the human's token (the desk), or without one on a paired device (device/device-api.ts): its cookie is the
- * browser's to send, so nothing is proven before a call but whether the device is still paired.
+ * With the human's token (the desk), or on a paired device with its keys (device/device-auth.ts): there every
+ * proof is a sign-in, the bridge proving itself first, and the calls carry the session it opened.
  */
-export function createApi(base: string, token: string | undefined): Api {
-  const prove = token ? sharedProver(base, token) : () => proveDevice(base);
-  /** the token, or on a device the browser's cookie (same-origin only) */
-  const auth: RequestInit = token
-    ? { credentials: 'omit', headers: { authorization: `Bearer ${token}` } }
-    : { credentials: 'same-origin', headers: {} };
+export function createApi(base: string, credential: string | DeviceKeys): Api {
+  const token = typeof credential === 'string' ? credential : undefined;
+  const device = typeof credential === 'string' ? undefined : deviceSignIn(base, credential);
+  const prove = device ? device.prove : sharedProver(base, token ?? '');
+  const bearer = () => token ?? device?.session() ?? '';
+  const auth = (): RequestInit => ({ credentials: 'omit', headers: { authorization: `Bearer ${bearer()}` } });
   async function call<T>(
     path: string,
     init: { body?: unknown; schema?: z.ZodType<T>; method?: 'PUT' } = {},
@@ -66,14 +81,21 @@ export function createApi(base: string, token: string | undefined): Api {
       throw new ApiError(
         0,
         `${path.split('?')[0]} was not sent: what answers on the port is not the bridge (${proof.why})`,
+        proof.why === UNPAIRED ? 'unpaired' : 'impostor',
+        proof.why,
       );
     if (proof.kind === 'unreachable')
-      throw new ApiError(0, `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`);
+      throw new ApiError(
+        0,
+        `${path.split('?')[0]} was not sent: the bridge does not answer (${proof.why})`,
+        'unreachable',
+        proof.why,
+      );
     const res = await fetch(new URL(path, base), {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      credentials: auth.credentials,
+      credentials: 'omit',
       headers: {
-        ...(auth.headers as Record<string, string>),
+        authorization: `Bearer ${bearer()}`,
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -88,15 +110,23 @@ export function createApi(base: string, token: string | undefined): Api {
     if (!res.ok) {
       const parsed = ErrorBody.safeParse(json);
       const reason = parsed.success ? parsed.data.error : text.slice(0, 200) || res.statusText;
+      const unpaired = !token && res.status === 401;
       throw new ApiError(
         res.status,
-        !token && res.status === 401 ? UNPAIRED : `${path.split('?')[0]} answered ${res.status}: ${reason}`,
+        unpaired ? UNPAIRED : `${path.split('?')[0]} answered ${res.status}: ${reason}`,
+        unpaired ? 'unpaired' : 'refused',
+        reason,
       );
     }
     if (!init.schema) return undefined;
     const checked = init.schema.safeParse(json);
     if (!checked.success)
-      throw new ApiError(res.status, `${path} answered an unexpected shape: ${checked.error.message}`);
+      throw new ApiError(
+        res.status,
+        `${path} answered an unexpected shape: ${checked.error.message}`,
+        'shape',
+        checked.error.message,
+      );
     return checked.data;
   }
   const required = <T>(value: T | undefined): T => {
@@ -124,15 +154,14 @@ export function createApi(base: string, token: string | undefined): Api {
       // the token goes only to what proved it holds it, like every other call
       const proof = await prove();
       if (proof.kind !== 'proven') throw new ApiError(0, `image ${id} was not asked for: ${proof.why}`);
-      const res = await fetch(new URL(`bridge/images/${encodeURIComponent(id)}`, base), auth);
+      const res = await fetch(new URL(`bridge/images/${encodeURIComponent(id)}`, base), auth());
       if (!res.ok) throw new ApiError(res.status, `image ${id} answered ${res.status}`);
       const bytes = new Uint8Array(await res.arrayBuffer());
       let binary = '';
       for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
       return `data:${res.headers.get('content-type') ?? 'image/png'};base64,${btoa(binary)}`;
     },
-    streamUrl: () =>
-      new URL(token ? `bridge/sse?role=ai&token=${encodeURIComponent(token)}` : 'bridge/sse?role=ai', base).href,
+    streamUrl: () => new URL(`bridge/sse?role=ai&token=${encodeURIComponent(bearer())}`, base).href,
     prove,
     ...(token ? { desk: deskApi(call) } : {}),
   };

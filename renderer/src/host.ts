@@ -10,7 +10,8 @@
  * - `onCompose(listener)`: the global shortcut or the tray fired: focus the composer addressed to `to`;
  *   without a preload, the same happens on an `aiti:compose` window event (`detail: {to}`) or a `#compose`
  *   (or `#compose=<agentId>`) hash;
- * - `onOpenAsk(listener)`: a notification was clicked: bring that ask's card into view.
+ * - `onOpenAsk(listener)`: a notification was clicked: bring that ask's card into view;
+ * - `onHostChange(listener)`: what `hostInfo()` answers changed (say, notifications started failing): ask again.
  */
 export interface AitiHost {
   token(): Promise<string> | string;
@@ -22,6 +23,7 @@ export interface AitiHost {
   }>;
   onCompose?(listener: (request: { to: string }) => void): (() => void) | void;
   onOpenAsk?(listener: (request: { askId: string }) => void): (() => void) | void;
+  onHostChange?(listener: () => void): (() => void) | void;
 }
 
 declare global {

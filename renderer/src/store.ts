@@ -81,12 +81,14 @@ export type Action =
   | { type: 'dismiss'; id: number }
   | { type: 'problem'; problem: string };
 
-/** A user_notify from an agent: shown until dismissed. */
+/** A user_notify from an agent: in the notices list until dismissed or a minute old (History keeps it). */
 export interface Notice {
   id: number;
   agentId: string;
   title?: string;
   body: string;
+  /** when it arrived, wall clock ms (a reload keeps it, so the age goes on counting) */
+  at?: number;
 }
 
 /** Messages kept in memory; older ones are paged back in from the journal when asked for. */
@@ -105,8 +107,8 @@ export const initialState: WindowState = {
   generation: 0,
 };
 
-/** Notices kept on screen at most; older ones give way. */
-const MAX_NOTICES = 4;
+/** Notices kept in the list at most; older ones give way (History keeps every one). */
+const MAX_NOTICES = 20;
 let noticeIds = 0;
 
 /** Cards in arrival order: a new card joins at the end, so it never moves the one the human is reading. */
@@ -124,7 +126,7 @@ export function mergeMessages(current: Message[], incoming: Message[]): Message[
 }
 
 /** The title the bridge gives a disk problem it tells the window of as it happens (inbox/setup.ts). */
-const STORAGE_TITLE = 'The bridge cannot write to its data dir';
+export const STORAGE_TITLE = 'The bridge cannot write to its data dir';
 
 /**
  * A window that connects while the bridge cannot write (a full disk, a deleted data dir) says so too, not only one
@@ -239,7 +241,8 @@ export function reduce(state: WindowState, action: Action): WindowState {
     case 'notify': {
       // ids go on from the notices kept over a reload
       noticeIds = Math.max(noticeIds, ...state.notices.map((n) => n.id)) + 1;
-      return { ...state, notices: [...state.notices, { ...action.notice, id: noticeIds }].slice(-MAX_NOTICES) };
+      const notice = { ...action.notice, id: noticeIds, at: action.notice.at ?? Date.now() };
+      return { ...state, notices: [...state.notices, notice].slice(-MAX_NOTICES) };
     }
     case 'dismiss':
       return { ...state, notices: state.notices.filter((n) => n.id !== action.id) };

@@ -12,8 +12,8 @@ export interface StreamHandlers {
 }
 
 export interface StreamOptions {
-  /** the stream's URL, with the token in its query: opened only right after a proof */
-  url: string;
+  /** the stream's URL, with the token in its query: asked for and opened only right after a proof */
+  url: () => string;
   /** asked before every (re)connection (token-proof.ts) */
   prove(): Promise<PeerProof>;
   /** no event (pings included) for this long means a dead connection */
@@ -66,7 +66,7 @@ export function openStream(options: StreamOptions, handlers: StreamHandlers): ()
   };
 
   const open = () => {
-    const es = new EventSource(options.url);
+    const es = new EventSource(options.url());
     source = es;
     heard();
     for (const name of Object.keys(AiEvents) as AiEventName[]) {

@@ -18,7 +18,7 @@ const encoder = new TextEncoder();
 function base64url(bytes: Uint8Array): string {
   let text = '';
   for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
 }
 
 /** The proof a bridge holding `token` gives for `nonce` on `port`. */

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
 import { createApi, type Api } from './api.js';
 import { publishDevices } from './device/desk-feed.js';
-import { whoAmI } from './device/device-api.js';
+import { UNPAIRED } from './device/device-api.js';
+import { loadDeviceKeys } from './device/device-store.js';
 import { pruneDrafts } from './drafts.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
@@ -31,13 +32,16 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
         return dispatch({ type: 'connection', connection: 'impostor' });
       }
       if (cancelled) return;
-      // no token: a paired device (the remote listener knows it by its cookie), or nobody
-      const device = !token && (await whoAmI(apiBase()))?.party === 'device';
+      // no token: a paired device (its keys are in this origin's storage), or nobody
+      const keys = token ? undefined : await loadDeviceKeys();
+      const device = Boolean(keys);
       if (cancelled) return;
-      if (!token && !device) return dispatch({ type: 'connection', connection: 'no_token' });
-      const client = createApi(apiBase(), token);
+      const credential = token ?? keys;
+      if (!credential) return dispatch({ type: 'connection', connection: 'no_token' });
+      const client = createApi(apiBase(), credential);
       if (cancelled) return;
       setApi(client);
+      let lastProblem = '';
       const refreshCounts = () => {
         clearTimeout(statusTimer.current);
         statusTimer.current = setTimeout(() => {
@@ -48,11 +52,18 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
         }, 300);
       };
       stop = openStream(
-        { url: client.streamUrl(), prove: () => client.prove() },
+        { url: () => client.streamUrl(), prove: () => client.prove() },
         {
+          // a device the bridge no longer knows is unpaired; anything else that fails its proof is an impostor
           onStatus: (connection) =>
-            dispatch({ type: 'connection', connection: device && connection === 'impostor' ? 'unpaired' : connection }),
-          onProblem: (problem) => dispatch({ type: 'problem', problem }),
+            dispatch({
+              type: 'connection',
+              connection: device && connection === 'impostor' && lastProblem === UNPAIRED ? 'unpaired' : connection,
+            }),
+          onProblem: (problem) => {
+            lastProblem = problem;
+            dispatch({ type: 'problem', problem });
+          },
           onEvent: (event) => {
             const now = performance.now();
             switch (event.event) {

@@ -166,7 +166,10 @@ export const GROUPS = {
     // each test drives a real Chromium: the slowest pass in ~11 s on this busy machine
     testTimeoutMS: 30_000,
     // isRef is form_fill's question (is this key a ref?): its group's tests ask it
-    modules: [{ file: 'bridge/page-agent/dom/refs.ts', except: ['isRef'] }, { file: 'bridge/page-agent/cap.ts' }],
+    modules: [
+      { file: 'bridge/page-agent/dom/refs.ts', except: ['isRef'] },
+      { file: 'bridge/page-agent/commands/cap.ts' },
+    ],
     tests: [
       'test/page/commands.test.ts',
       'test/page/more-commands.test.ts',

@@ -35,7 +35,7 @@ const config = {
   // a sandbox folder per group, so two groups may run at once
   tempDirName: `.stryker-tmp-${name}`,
   cleanTempDir: 'always',
-  ignorePatterns: ['/dist', '/release', '/test-results', '/coverage', '/.tmp', '/.stryker-tmp*'],
+  ignorePatterns: ['/dist', '/release', '/test-results', '/coverage', '/.tmp', '/.stryker-tmp*', '/.cache'],
   // A mutant that makes a test wait forever (an upgrade never answered, a socket never closed) fails that test
   // after the mutation run's own test and hook timeouts (scripts/mutate/vitest.config.js: 15 s, 20 s), and counts
   // as killed without a new test runner. Stryker's limit, factor × the covering tests' time + this + the dry

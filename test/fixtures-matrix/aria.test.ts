@@ -21,6 +21,8 @@ const world = fixtureSuite({
     ['I accept the terms', 'checkbox'],
   ],
   ...FORMS['aria-app'],
+  // the date picker's calendar is a dialog in a popover
+  openDialog: (tab) => tab.getByRole('group', { name: 'Date' }).getByRole('button').click(),
   sources: [
     heading(),
     {

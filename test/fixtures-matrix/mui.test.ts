@@ -366,6 +366,20 @@ describe('MUI: the snapshot of a dialog reads like the page', () => {
     expect(outline.split('\n')).not.toContain('  "Role"');
   });
 
+  it("the docs' form dialog (subscribe.html): the outline with refs is no larger than Playwright's aria snapshot, and one fill saves it", async () => {
+    const d = await drive(world, 'subscribe.html');
+    await d.tab.getByRole('button', { name: 'Open form dialog' }).click();
+    await d.tab.locator('[role=dialog] input').first().waitFor();
+    const outline = String((await d.tool('page_snapshot')).outline);
+    const aria = await d.tab.locator('body').ariaSnapshot();
+    if (process.env.SHOW) console.error(`${outline}\n---\n${aria}\n${outline.length} vs ${aria.length}`);
+    expect(outline.length).toBeLessThanOrEqual(aria.length);
+    expect(outline).toMatch(/\be\d+ textbox:email "Email Address" \[required\]/);
+    const filled = await d.tool('form_fill', { fields: { 'Email Address': 'ada@example.com' }, button: 'Subscribe' });
+    expect(filled.notFilled).toBeUndefined();
+    expect(await d.state()).toEqual({ saved: 'ada@example.com' });
+  });
+
   it('after Save closes the dialog, the result reads the change against the page seen before the dialog, not the whole page', async () => {
     const d = await drive(world);
     await d.tab.frameLocator('iframe').locator('form').waitFor();

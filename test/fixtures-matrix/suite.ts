@@ -18,6 +18,8 @@ export interface FixtureCase extends FixtureForm {
   fields: Array<[string, string]>;
   /** elements the picker and Alt+click must name: the file (under the root) and a text on the line */
   sources: Array<{ what: string; target: (tab: Tab) => Locator; file: string; marker: string; component?: string }>;
+  /** opens the fixture's dialog, as a person would, when it has one: its snapshot is measured against Playwright's */
+  openDialog?: (tab: Tab) => Promise<void>;
 }
 
 /** A fixture's h1: a plain tag, whose component is the one that renders it (its owner). */
@@ -70,6 +72,21 @@ export function fixtureSuite(c: FixtureCase): () => FixtureWorld {
       await d.saved();
       expect(await d.state()).toEqual({ saved: c.saved, clicks: 0 });
     });
+
+    it.skipIf(!c.openDialog)(
+      "with its dialog open, the outline with refs is no larger than Playwright's aria snapshot of the same state",
+      async () => {
+        const d = await drive(world);
+        await d.tab.locator('#state').waitFor();
+        await c.openDialog?.(d.tab);
+        await d.tab.locator('[role=dialog], dialog[open]').first().waitFor();
+        const outline = String((await d.tool('page_snapshot')).outline);
+        const aria = await d.tab.locator('body').ariaSnapshot();
+        if (process.env.SHOW) console.error(`${outline}\n---\n${aria}\n${outline.length} vs ${aria.length}`);
+        expect(outline).toMatch(/\bdialog\b/);
+        expect(outline.length).toBeLessThanOrEqual(aria.length);
+      },
+    );
 
     it('a ref from before a reload is refused and nothing is clicked; DOM.query hands out new refs', async () => {
       const d = await drive(world);

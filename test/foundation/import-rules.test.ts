@@ -43,6 +43,27 @@ describe('the import allow-lists (eslint.config.js)', () => {
     expect(await refusals('bridge/inbox/routes.ts', "import { readBody } from '../http/body.js';\n")).toEqual([]);
   });
 
+  it('layer the page agent: a widget never imports a command handler, the DOM layer nothing above it', async () => {
+    const [up] = await refusals('bridge/page-agent/ui/set-field.ts', "import { label } from '../commands/input.js';\n");
+    expect(up).toMatch(/ui\/ may not import|may not import "\.\.\/commands\/input\.js"/);
+    expect(up).toContain('never through a command handler');
+    expect(await refusals('bridge/page-agent/dom/aria.ts', "import { fold } from '../ui/combobox.js';\n")).toHaveLength(
+      1,
+    );
+    expect(
+      await refusals('bridge/page-agent/act/events.ts', "import { isComposite } from '../ui/combobox.js';\n"),
+    ).toHaveLength(1);
+    expect(
+      await refusals('bridge/page-agent/watch/raised.ts', "import { overlay } from '../human/overlay.js';\n"),
+    ).toHaveLength(1);
+    expect(
+      await refusals('bridge/page-agent/commands/input.ts', "import { chooseOptions } from '../ui/choices.js';\n"),
+    ).toEqual([]);
+    expect(
+      await refusals('bridge/page-agent/newlayer/a.ts', "import { roleOf } from '../dom/aria.js';\n"),
+    ).toHaveLength(1);
+  });
+
   it('make page-side files import zod as a namespace, which is how the page build checks each builder', async () => {
     const named = await refusals('bridge/protocol/common.ts', "import { z } from 'zod';\n", 'no-restricted-syntax');
     expect(named[0]).toContain("import * as z from 'zod'");

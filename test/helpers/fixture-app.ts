@@ -27,7 +27,9 @@ export type FixtureName =
   | 'chakra-app'
   | 'shadcn-app'
   | 'next-app'
-  | 'angular-app';
+  | 'angular-app'
+  // the held-out set (test/fixtures-heldout): written from each library's docs after the page agent's changes
+  | 'heldout-react';
 
 interface FixtureSpec {
   /** served by Vite with these plugins, or by `next dev` */
@@ -35,6 +37,8 @@ interface FixtureSpec {
   next?: true;
   /** pre-bundled at start: a dependency found later makes Vite reload the page under the test */
   deps: string[];
+  /** its folder, when it is not test/fixtures/<name> */
+  root?: string;
 }
 
 const REACT_DEPS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
@@ -51,6 +55,7 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
         'Dialog',
         'DialogActions',
         'DialogContent',
+        'DialogContentText',
         'DialogTitle',
         'FormControl',
         'FormControlLabel',
@@ -102,6 +107,31 @@ const FIXTURES: Record<FixtureName, FixtureSpec> = {
       'clsx',
       'tailwind-merge',
       'class-variance-authority',
+    ],
+  },
+  'heldout-react': {
+    root: '../fixtures-heldout/react-app',
+    plugins: () => [react()],
+    deps: [
+      ...REACT_DEPS,
+      '@headlessui/react',
+      '@mui/material/Button',
+      '@mui/material/Dialog',
+      '@mui/material/DialogActions',
+      '@mui/material/DialogContent',
+      '@mui/material/DialogTitle',
+      '@mui/material/Stack',
+      '@mui/x-date-pickers/AdapterDayjs',
+      '@mui/x-date-pickers/DatePicker',
+      '@mui/x-date-pickers/LocalizationProvider',
+      '@mui/x-date-pickers/TimePicker',
+      'dayjs',
+      'ag-grid-community',
+      'ag-grid-react',
+      '@tanstack/react-table',
+      '@dnd-kit/core',
+      '@dnd-kit/sortable',
+      '@dnd-kit/utilities',
     ],
   },
   'svelte-app': {
@@ -176,7 +206,7 @@ export async function startFixture(
   options: { bundler?: 'turbopack' | 'webpack' } = {},
 ): Promise<FixtureWorld> {
   const spec = FIXTURES[name];
-  const root = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+  const root = fileURLToPath(new URL(spec.root ?? `../fixtures/${name}`, import.meta.url));
   const scratch = mkdtempSync(join(tmpdir(), `aiti-${name}-`));
   // the editor Alt+click runs: a script that records what it was asked to open
   const record = join(scratch, 'opened.json');

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { onCleanup } from './bridge.js';
 
 export type AgentTransportKind = 'streamable' | 'stateless' | 'stdio';
@@ -24,6 +25,11 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** streamable only: the fetch the transport uses (a test that cuts or drops a request in flight) */
   fetch?: typeof fetch;
+  /**
+   * ask for results' full JSON (structuredContent), as a program does (default true: the tests read it); false to
+   * get what a model reads, the text alone
+   */
+  structured?: boolean;
 }
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -36,9 +42,15 @@ const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
  */
 export async function connectAgent(bridgeUrl: string, options: ConnectOptions = {}): Promise<Client> {
   const kind = options.transport ?? 'streamable';
+  const structured = options.structured ?? true;
+  const capabilities = options.capabilities ?? {};
   const client = new Client(
     { name: options.clientName ?? 'test-agent', version: '1.0.0' },
-    { capabilities: options.capabilities ?? {} },
+    {
+      capabilities: structured
+        ? { ...capabilities, experimental: { ...capabilities.experimental, [STRUCTURED_RESULTS]: {} } }
+        : capabilities,
+    },
   );
   await client.connect(transportFor(bridgeUrl, kind, options));
   onCleanup(() => client.close());
@@ -53,7 +65,8 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
   };
   if (kind === 'streamable') {
     const told = options.onPostResponse;
-    if (options.fetch) return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: options.fetch });
+    if (options.fetch)
+      return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: options.fetch });
     if (!told) return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers },
@@ -65,11 +78,13 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
     });
   }
   if (kind === 'stateless') {
+    const structured = options.structured ?? true;
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers },
-      // Forget the session id initialize returns: every later POST then goes out without one.
+      // Forget the session id initialize returns: every later POST then goes out without one. A stateless call
+      // has no session to carry the capability, so each tool call asks for the JSON in its own _meta.
       fetch: async (input, init) => {
-        const res = await fetch(input, init);
+        const res = await fetch(input, structured ? withStructuredMeta(init) : init);
         if (!res.headers.has('mcp-session-id')) return res;
         const stripped = new Headers(res.headers);
         stripped.delete('mcp-session-id');
@@ -93,7 +108,15 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
   });
 }
 
-/** The text of a tool result (all text blocks, joined by newlines). */
+/** A stateless tools/call body with `_meta[STRUCTURED_RESULTS]: true` added. */
+function withStructuredMeta(init: RequestInit | undefined): RequestInit | undefined {
+  if (typeof init?.body !== 'string') return init;
+  const message = JSON.parse(init.body) as { method?: string; params?: { _meta?: Record<string, unknown> } };
+  if (message.method !== 'tools/call' || !message.params) return init;
+  message.params._meta = { ...message.params._meta, [STRUCTURED_RESULTS]: true };
+  return { ...init, body: JSON.stringify(message) };
+}
+
 /** A tool's structuredContent; a failed call throws with its text. */
 export function structured(result: CallToolResult): Record<string, unknown> {
   if (result.isError) throw new Error(`tool failed: ${resultText(result)}`);

@@ -33,11 +33,15 @@ export class SseClient {
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let buffer = '';
+    // where the search for the end of an event goes on from: a big event (a window's state of megabytes) comes in
+    // many chunks, and searching it all again at each one took minutes
+    let searched = 0;
     try {
       for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
         let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
+        while ((end = buffer.indexOf('\n\n', searched)) !== -1) {
+          searched = 0;
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           let event = 'message';
@@ -49,6 +53,7 @@ export class SseClient {
           if (!data.length) continue;
           this.push({ event, data: JSON.parse(data.join('\n')) as unknown });
         }
+        searched = Math.max(0, buffer.length - 1);
       }
     } catch {
       // aborted or reset

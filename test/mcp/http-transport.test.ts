@@ -1,5 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { startBridge } from '../helpers/bridge.js';
 import { openWindow } from '../helpers/window.js';
 import { waitFor } from '../helpers/wait.js';
@@ -9,7 +10,7 @@ import { waitFor } from '../helpers/wait.js';
  * answer comes back (one JSON body when it is ready at once, an event stream when it is not), and what a client
  * gets when its session ends under a call.
  */
-const VERSION = '2025-06-18';
+const VERSION = '2025-11-25';
 
 interface Raw {
   res: IncomingMessage;
@@ -36,17 +37,22 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   });
 }
 
-async function session(url: string): Promise<Record<string, string>> {
+async function session(url: string, version = VERSION): Promise<Record<string, string>> {
   const init = await post(url, {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    // a program: it reads results' JSON
+    params: {
+      protocolVersion: version,
+      capabilities: { experimental: { [STRUCTURED_RESULTS]: {} } },
+      clientInfo: { name: 'raw', version: '1' },
+    },
   });
   await init.body;
   const id = init.res.headers['mcp-session-id'];
   expect(typeof id).toBe('string');
-  const headers = { 'mcp-session-id': String(id), 'mcp-protocol-version': VERSION };
+  const headers = { 'mcp-session-id': String(id), 'mcp-protocol-version': version };
   await (
     await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)
   ).body;
@@ -142,6 +148,30 @@ describe('the Streamable HTTP transport', () => {
     const blocks = body.split('\n\n').filter((block) => block.includes('data: '));
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks) expect(block).toMatch(/^id: \S+\n/);
+  });
+
+  it('sends a client older than 2025-11-25 no event without data, which its SDK cannot parse (Gemini CLI 0.61)', async () => {
+    const bridge = await startBridge();
+    const url = `${bridge.url}/mcp/mcp`;
+    const headers = await session(url, '2025-06-18');
+    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
+      request(url, { headers: { ...headers, accept: 'text/event-stream' } }, resolve)
+        .on('error', reject)
+        .end(),
+    );
+    stream.setEncoding('utf8');
+    let received = '';
+    stream.on('data', (chunk: string) => (received += chunk));
+    // the bridge writes on its own stream now: a push reaches the GET stream's readers as a list change at least
+    const call = await post(
+      url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bridge_status', arguments: {} } },
+      headers,
+    );
+    expect(await call.body).not.toMatch(/data:\s*\n\n/);
+    stream.destroy();
+    expect(received).not.toMatch(/data:\s*\n\n/);
+    expect(stream.headers['content-type']).toBe('text/event-stream');
   });
 
   it('a call whose stream broke is resumed by a GET with its Last-Event-ID, and its answer comes there', async () => {

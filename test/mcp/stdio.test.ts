@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { createBridge } from '../../bridge/bridge.js';
 import { onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
@@ -28,7 +29,11 @@ async function shimClient(url: string, name: string): Promise<{ client: Client; 
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name, version: '1.0.0' });
+  // a program reading results' JSON, as the tests do
+  const client = new Client(
+    { name, version: '1.0.0' },
+    { capabilities: { experimental: { [STRUCTURED_RESULTS]: {} } } },
+  );
   await client.connect(transport);
   onCleanup(() => client.close());
   return { client, stderr: () => stderr };

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { STRUCTURED_RESULTS } from '../../bridge/protocol/index.js';
 import { http, onCleanup, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -193,7 +194,7 @@ describe('stateless calls', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'bridge_status', arguments: {} },
+        params: { name: 'bridge_status', arguments: {}, _meta: { [STRUCTURED_RESULTS]: true } },
       }),
     });
     expect(res.status).toBe(200);
@@ -207,7 +208,12 @@ describe('stateless calls', () => {
   it('speaks for the agent named in X-Aiti-Agent', async () => {
     const bridge = await startBridge();
     const res = await http(`${bridge.url}/mcp/mcp`, {
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bridge_status', arguments: {} } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'bridge_status', arguments: {}, _meta: { [STRUCTURED_RESULTS]: true } },
+      },
       headers: { 'x-aiti-agent': 'ci-runner' },
     });
     expect(res.body).toMatchObject({ result: { structuredContent: { you: 'ci-runner' } } });

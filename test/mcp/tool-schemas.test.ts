@@ -106,6 +106,7 @@ describe('arguments a page would refuse fail before anything happens', () => {
       agent,
       signal: new AbortController().signal,
       progress: async () => undefined,
+      structured: true,
       bindAgent: async () => agent,
       claimant: { stateless: true, humanToken: false, ownName: () => false },
     };

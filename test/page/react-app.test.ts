@@ -141,7 +141,7 @@ describe('a React 19 app on a Vite dev server, driven through the MCP tools', ()
       expect(outline).toMatch(new RegExp(`^  e\\d+ ${control.replace(/[()]/g, '\\$&')}`, 'm'));
     // the page behind the modal is one line, not its controls
     expect(outline).not.toContain('New task');
-    expect(outline.split('\n').at(-1)).toBe('(behind it: the page "Tasks", inert)');
+    expect(outline.split('\n').at(-1)).toBe('(behind it: "Tasks", inert)');
   });
 
   it('the empty app: every actionable element has a ref, wrappers have no line, names as the AX tree computes them', async () => {

@@ -52,9 +52,8 @@ describe('what the outline says, and what it leaves out', () => {
     if (process.env.SHOW) console.error(modal.outline);
     expect(modal.outline.split('\n')).toEqual([
       'dialog "Confirm" [modal]',
-      '  heading[2] "Confirm"',
       expect.stringMatching(/^ {2}e\d+ button "OK"$/),
-      '(behind it: the page "Widgets", inert)',
+      '(behind it: "Widgets", inert)',
     ]);
     expect(modal.refs).toBe(1);
 

@@ -1,30 +1,16 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { InboxResult, PushAnswer } from '../../bridge/protocol/index.js';
-import { http, onCleanup, startBridge } from '../helpers/bridge.js';
+import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent, type AgentTransportKind } from '../helpers/mcp.js';
 import { SturdyPage } from './sturdy-page.js';
 
 const PAGES = 24;
 
 /** A stateless client (no session: every POST stands alone) that names its agent with the X-Aiti-Agent header. */
-async function statelessAgent(bridgeUrl: string, agentId: string): Promise<Client> {
-  const client = new Client({ name: agentId, version: '1.0.0' }, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp/mcp', bridgeUrl), {
-    requestInit: { headers: { 'x-aiti-agent': agentId } },
-    fetch: async (input, init) => {
-      const res = await fetch(input, init);
-      if (!res.headers.has('mcp-session-id')) return res;
-      const headers = new Headers(res.headers);
-      headers.delete('mcp-session-id');
-      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-    },
-  });
-  await client.connect(transport);
-  onCleanup(() => client.close());
-  return client;
+function statelessAgent(bridgeUrl: string, agentId: string): Promise<Client> {
+  return connectAgent(bridgeUrl, { transport: 'stateless', clientName: agentId, headers: { 'x-aiti-agent': agentId } });
 }
 const RUN_MS = 4000;
 /** the least traffic the checks need, however slow the machine: the run goes on past RUN_MS until it is reached */

@@ -1,65 +1,54 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Bridge } from '../../bridge/bridge.js';
 import { credentialHash, credentialProof } from '../../bridge/credentials.js';
 import { Pairings } from '../../bridge/devices/pairing.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
-
-/** Pairs a device over real HTTP as the phone's page does, approving at the desk; returns its cookie header. */
-async function pair(bridge: Bridge, name = 'tablet'): Promise<{ cookie: string; setCookie: string }> {
-  const remote = bridge.remote?.url ?? '';
-  const code = await http(`${bridge.url}/bridge/pairing`, { token: bridge.token, body: {} });
-  const link = (code.body as { url: string }).url;
-  const started = await http(`${remote}/bridge/pair/start`, {
-    body: { code: new URL(link).hash.replace('#code=', ''), name },
-  });
-  const { secret } = started.body as { secret: string };
-  const waiting = await http(`${bridge.url}/bridge/devices`, { token: bridge.token });
-  const requestId = (waiting.body as { pairings: Array<{ requestId: string }> }).pairings[0]?.requestId;
-  await http(`${bridge.url}/bridge/pairing/approve`, { token: bridge.token, body: { requestId } });
-  const approved = await http(`${remote}/bridge/pair/status`, { body: { secret } });
-  expect(approved.body).toEqual({ state: 'approved' });
-  const setCookie = approved.headers.get('set-cookie') ?? '';
-  return { cookie: setCookie.split(';')[0] ?? '', setCookie };
-}
+import { pairDevice, pairingCode, somePublicKey } from '../helpers/device.js';
 
 const remoteBridge = () => startBridge({ remote: { host: '127.0.0.1', port: 0 } });
 
 describe('the remote listener', () => {
-  it('over plain HTTP at a loopback name the device cookie is HttpOnly and SameSite=Strict, not Secure', async () => {
-    const bridge = await remoteBridge();
-    const { setCookie } = await pair(bridge);
-    expect(setCookie).toMatch(
-      /^aiti_device=aiti_device_[0-9a-f]{16}_[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
-    );
-    // the collected token is handed over once
-    const again = await http(`${bridge.remote?.url}/bridge/pair/status`, { body: { secret: 'x'.repeat(32) } });
-    expect(again.body).toEqual({ state: 'expired' });
-  });
-
-  it("takes a device's cookie only on the window's own requests: another origin of the same site is refused", async () => {
+  it('a device signs in with a key only its browser holds: the bridge keeps no secret of it, and sets no cookie', async () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
-    const { cookie } = await pair(bridge);
-    const own = await http(`${remote}/bridge/whoami`, { headers: { cookie, origin: remote } });
+    const { token, deviceId, proofKey } = await pairDevice(bridge);
+    expect(token).toMatch(new RegExp(`^aiti_device_${deviceId}_[\\w-]{43}$`));
+    const own = await http(`${remote}/bridge/whoami`, { token });
     expect(own).toMatchObject({ status: 200, body: { party: 'device', name: 'tablet' } });
-    const devServer = await http(`${remote}/bridge/push`, {
-      headers: { cookie, origin: 'http://127.0.0.1:3000' },
-      body: { text: 'from the dev app' },
-    });
-    expect(devServer.status).toBe(401);
-    expect((devServer.body as { error: string }).error).toContain('http://127.0.0.1:3000');
-    const sameSite = await http(`${remote}/bridge/sessions`, { headers: { cookie, 'sec-fetch-site': 'same-site' } });
-    expect(sameSite.status).toBe(401);
+    expect(own.headers.get('set-cookie')).toBeNull();
+    // the collected device is handed over once
+    const again = await http(`${remote}/bridge/pair/status`, { body: { secret: 'x'.repeat(32) } });
+    expect(again.body).toEqual({ state: 'expired' });
+    // what the bridge keeps signs nobody in: a public key, and the key it proves itself with
+    const stored = readFileSync(join(bridge.context.appDir, 'devices.json'), 'utf8');
+    expect(stored).toContain(proofKey);
+    expect(stored).not.toContain(token.split('_').pop() ?? 'no token');
+    // a session the bridge did not open signs nobody in
+    expect((await http(`${remote}/bridge/whoami`, { token: `${token.slice(0, -2)}xx` })).status).toBe(401);
+  });
+
+  it('a device session works as a bearer, and on the stream in the query, but in no cookie and on no other route', async () => {
+    const bridge = await remoteBridge();
+    const remote = bridge.remote?.url ?? '';
+    const { token } = await pairDevice(bridge);
+    const asCookie = await http(`${remote}/bridge/sessions`, { headers: { cookie: `aiti_device=${token}` } });
+    expect(asCookie.status).toBe(401);
+    const inQuery = await http(`${remote}/bridge/sessions?token=${token}`);
+    expect(inQuery.status).toBe(401);
+    const stream = await fetch(`${remote}/bridge/sse?role=ai&token=${token}`);
+    expect(stream.status).toBe(200);
+    await stream.body?.cancel();
   });
 
   it('gives each credential its own party: devices the window, agents MCP, nobody the desk', async () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
-    const { cookie } = await pair(bridge);
+    const device = await pairDevice(bridge);
     const { token } = await bridge.context.agentTokens.create('far-agent', 3_600_000);
-    const deviceOnMcp = await http(`${remote}/mcp/mcp`, { headers: { cookie }, body: '{}' });
+    const deviceOnMcp = await http(`${remote}/mcp/mcp`, { token: device.token, body: '{}' });
     expect(deviceOnMcp.status).toBe(403);
     const agentOnWindow = await http(`${remote}/bridge/answer`, {
       token,
@@ -67,33 +56,50 @@ describe('the remote listener', () => {
     });
     expect(agentOnWindow.status).toBe(403);
     expect((agentOnWindow.body as { error: string }).error).toContain('agents may not answer asks');
-    const deviceOnDesk = await http(`${remote}/bridge/pairing`, { headers: { cookie }, body: {} });
+    const deviceOnDesk = await http(`${remote}/bridge/pairing`, { token: device.token, body: {} });
     expect(deviceOnDesk.status).toBe(403);
     expect((deviceOnDesk.body as { error: string }).error).toContain('only the desk window');
   });
 
-  it('a pairing code is used once, a guessed one is refused, and attempts are rate-limited for everyone', async () => {
+  it("a device's name shows its hidden characters on the desk's card: bidi overrides and zero-width spaces reorder nothing", async () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
-    const code = await http(`${bridge.url}/bridge/pairing`, { token: bridge.token, body: {} });
-    const value = new URL((code.body as { url: string }).url).hash.replace('#code=', '');
-    expect(Buffer.from(value, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
-    expect((await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'first' } })).status).toBe(200);
-    const reused = await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'racer' } });
+    // "Ana's phone" as the human would read it, written with a right-to-left override and a zero-width space
+    const name = "Ana's\u200b \u202eenohp\u202c\tlaptop";
+    const started = await http(`${remote}/bridge/pair/start`, {
+      body: { code: await pairingCode(bridge), name, publicKey: await somePublicKey() },
+    });
+    expect(started.status).toBe(200);
+    const desk = await http(`${bridge.url}/bridge/devices`, { token: bridge.token });
+    const shown = (desk.body as { pairings: Array<{ name: string }> }).pairings[0]?.name;
+    expect(shown).toBe("Ana's<U+200B> <U+202E>enohp<U+202C> laptop");
+    expect(shown).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('a pairing code is used once; wrong codes are rate-limited, and the right one never is', async () => {
+    const bridge = await remoteBridge();
+    const remote = bridge.remote?.url ?? '';
+    const publicKey = await somePublicKey();
+    const value = await pairingCode(bridge);
+    expect(Buffer.from(value, 'base64url').length * 8).toBeGreaterThanOrEqual(144);
+    expect(
+      (await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'first', publicKey } })).status,
+    ).toBe(200);
+    const reused = await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'racer', publicKey } });
     expect(reused.status).toBe(403);
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++)
-      statuses.push(
-        (
-          await http(`${remote}/bridge/pair/start`, {
-            body: { code: randomBytes(18).toString('base64url'), name: 'g' },
-          })
-        ).status,
-      );
-    expect(statuses.slice(0, 3)).toEqual([403, 403, 403]);
-    const limited = await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'g' } });
+    // the used code was the first wrong one of the five the budget takes at once
+    for (let i = 0; i < 4; i++) {
+      const guess = { code: randomBytes(18).toString('base64url'), name: 'g', publicKey };
+      statuses.push((await http(`${remote}/bridge/pair/start`, { body: guess })).status);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403]);
+    const limited = await http(`${remote}/bridge/pair/start`, { body: { code: value, name: 'g', publicKey } });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const fresh = await pairingCode(bridge);
+    const right = await http(`${remote}/bridge/pair/start`, { body: { code: fresh, name: 'phone', publicKey } });
+    expect(right.status).toBe(200);
   });
 
   it('an agent token speaks for its agent id only, and another token cannot ride on its session', async () => {
@@ -161,15 +167,16 @@ describe('the remote listener', () => {
 });
 
 describe('pairing codes', () => {
-  it('are good for 2 minutes', () => {
+  it('are good for 2 minutes', async () => {
     let now = 1_000_000;
     const pairings = new Pairings({
-      devices: { add: () => Promise.resolve({ device: { id: 'd', name: 'n', hash: 'h', pairedAt: '' }, token: 't' }) },
+      devices: { add: () => Promise.resolve({ id: 'd', name: 'n', pairedAt: '' }) },
       onChange: () => undefined,
       now: () => now,
     });
     const { code } = pairings.openCode();
     now += 2 * 60_000 + 1;
-    expect(() => pairings.start(code, 'late phone')).toThrow(/more than 2 minutes old/);
+    const key = await somePublicKey();
+    expect(() => pairings.start(code, 'late phone', key)).toThrow(/more than 2 minutes old/);
   });
 });

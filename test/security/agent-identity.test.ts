@@ -1,12 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { InboxResult, PushAnswer } from '../../bridge/protocol/index.js';
-import { http, onCleanup, startBridge } from '../helpers/bridge.js';
+import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 
 /** Issue 16, Medium 6: an MCP caller must not become another agent, read its inbox or answer the human's asks. */
@@ -18,21 +17,8 @@ async function pushTo(bridge: Bridge, to: string, text: string): Promise<string>
 }
 
 /** A stateless SDK client (the session id is dropped) sending the given headers on every request. */
-async function statelessClient(bridge: Bridge, headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'intruder', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp/mcp', bridge.url), {
-      requestInit: { headers },
-      fetch: async (input, init) => {
-        const res = await fetch(input, init);
-        const stripped = new Headers(res.headers);
-        stripped.delete('mcp-session-id');
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: stripped });
-      },
-    }),
-  );
-  onCleanup(() => client.close());
-  return client;
+function statelessClient(bridge: Bridge, headers: Record<string, string>): Promise<Client> {
+  return connectAgent(bridge.url, { transport: 'stateless', clientName: 'intruder', headers });
 }
 
 function inboxOf(result: Awaited<ReturnType<typeof callTool>>): InboxResult {

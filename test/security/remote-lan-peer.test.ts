@@ -6,7 +6,7 @@ import { createLanPeer, lanPeerUnavailable, PEER_SCRIPT, type PeerAnswer } from 
  * With --remote on every interface, a machine on the LAN (a network namespace over veth, with its own address)
  * reaches only what the remote listener's open zone serves anyone: health, the window's files, the pairing step
  * and the agent-token proof. Everything else is a 401, whatever it claims with Host, Origin, proxy headers, a
- * forged device cookie, the human's token or the local agent token; and the local listener answers it nothing.
+ * forged device cookie or session, the human's token or the local agent token; and the local listener answers it nothing.
  */
 
 const unavailable = lanPeerUnavailable();
@@ -32,6 +32,7 @@ describe('a machine on the LAN and the remote listener', () => {
         origin: `http://127.0.0.1:${bridge.port}`,
         'x-forwarded-for': '127.0.0.1',
         cookie: 'aiti_device=aiti_device_0123456789abcdef_' + 'A'.repeat(43),
+        authorization: 'Bearer aiti_device_0123456789abcdef_' + 'B'.repeat(43),
       };
       const needsCredential = [
         { name: 'sessions', method: 'GET', path: '/bridge/sessions', headers: forged },
@@ -71,7 +72,11 @@ describe('a machine on the LAN and the remote listener', () => {
           method: 'POST',
           path: '/bridge/pair/start',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ code: 'A'.repeat(24), name: 'intruder' }),
+          body: JSON.stringify({
+            code: 'A'.repeat(24),
+            name: 'intruder',
+            publicKey: { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: 'A'.repeat(43) },
+          }),
         },
         {
           name: 'token proof of an unknown id',

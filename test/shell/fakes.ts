@@ -93,6 +93,10 @@ export class FakeWindow extends Emitter implements ShellWindow {
   isFocused(): boolean {
     return this.focused;
   }
+  flashing = false;
+  flashFrame(flag: boolean): void {
+    this.flashing = flag;
+  }
   /** the human clicks the window's close button; returns whether the window really closed */
   clickClose(): boolean {
     let prevented = false;
@@ -154,5 +158,9 @@ export class FakeNotification extends Emitter implements ShellNotification {
   }
   click(): void {
     this.emit('click');
+  }
+  /** the system refuses to show it, as macOS does for an unsigned app */
+  fail(error: string): void {
+    this.emit('failed', {}, error);
   }
 }

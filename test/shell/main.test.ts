@@ -32,6 +32,9 @@ interface Report {
   exitCode?: number;
   secondLaunches?: number;
   shutdownDelayed?: boolean;
+  sessionEndHeld?: boolean;
+  appMenu?: Array<[string, string[]]>;
+  terminated?: boolean;
 }
 
 /** Runs the built main process (dist/electron/main.js) under Node with a fake electron module. */
@@ -90,6 +93,9 @@ describe('the desktop main process, wired together', () => {
     expect(r.ipc[Channel.HostInfo]?.answer).toMatchObject({ shortcut: 'CommandOrControl+Shift+Space' });
 
     expect(r.tray?.tooltip).toBe('AITI Bridge — no open asks');
+    // the app's own menu, not Electron's default one (in development it keeps reload and the developer tools)
+    expect(r.appMenu?.map(([label]) => label)).toEqual(['File', 'Edit', 'View']);
+    expect(r.appMenu?.[0]?.[1]).toEqual(['Push to all…', 'separator', 'close', 'Quit']);
     expect(r.tray?.menu).toContain('Push to all…');
     expect(r.shortcuts).toEqual([{ accelerator: 'CommandOrControl+Shift+Space', registered: true }]);
     expect(r.permissions).toEqual({
@@ -122,7 +128,7 @@ describe('the desktop main process, wired together', () => {
   });
 
   for (const [how, signal] of [
-    ['Windows logs off (the window gets session-end)', 'SIGWINCH'],
+    ['Windows logs off (the window gets query-session-end, as Electron 44+ sends it)', 'SIGWINCH'],
     ['Linux or macOS shuts down (powerMonitor shutdown)', 'SIGPWR'],
   ] as const) {
     it(`when ${how}, answers the open ask, closes the bridge and exits`, async () => {
@@ -142,6 +148,7 @@ describe('the desktop main process, wired together', () => {
       expect(await app.exited).toBe(0);
       expect(app.report()?.quit).toBe(true);
       if (signal === 'SIGPWR') expect(app.report()?.shutdownDelayed).toBe(true);
+      else expect([app.report()?.sessionEndHeld, app.report()?.terminated]).toEqual([true, undefined]);
       await expect(fetch(`${origin}/bridge/health`)).rejects.toThrow();
     });
   }
@@ -203,6 +210,33 @@ describe('the desktop main process, wired together', () => {
     const problem = 'the shortcut "CommandOrControl+Shift+Space" (from the default) is held by another app';
     expect(r.notifications[0]?.body).toContain(problem);
     expect(r.tray?.tooltip).toContain(problem);
+  });
+
+  it('notices notifications that fail: the tray says so, the window is told and flashes for the ask', async () => {
+    const app = runApp(['--hidden', '--port', '0', '--data-dir', tempDir()], {
+      FAKE_NOTIFICATION_FAILS: 'Notifications are not allowed for this application',
+    });
+    const r = await app.until((r) => Boolean(r.tray), 'the tray');
+    const agent = await connectAgent(new URL(r.window?.url ?? '').origin, { clientName: 'unsigned-mac' });
+    void agent
+      .callTool({ name: 'user_confirm', arguments: { prompt: 'Ship it?', timeoutMs: 600_000 } }, undefined, {
+        timeout: 20_000,
+      })
+      .catch(() => undefined);
+    const failed = await app.until(
+      (r) =>
+        Boolean(
+          r.tray?.tooltip.includes('Desktop notifications fail here') &&
+          r.window?.sent.some((m) => m.channel === Channel.HostChanged),
+        ),
+      'the tray and the window to hear that notifications fail',
+    );
+    expect(failed.notifications.map((n) => n.body)).toEqual(['Ship it?']);
+    expect(failed.tray?.tooltip).toContain(
+      'Desktop notifications fail here (Notifications are not allowed for this application): new asks show in the tray and the taskbar instead.',
+    );
+    expect(failed.window?.sent).toContainEqual({ channel: Channel.HostChanged, args: [] });
+    expect((failed.window as { flashing?: boolean } | undefined)?.flashing).toBe(true);
   });
 
   it('attaches to a bridge already on the port when the human agrees, with its token', async () => {

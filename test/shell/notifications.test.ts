@@ -6,7 +6,7 @@ import { setupWindow } from '../../electron/window.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { FakeNotification, FakeWindow } from './fakes.js';
 
-async function notifyingShell(options: { paused?: boolean; supported?: boolean } = {}) {
+async function notifyingShell(options: { paused?: boolean; supported?: boolean; platform?: NodeJS.Platform } = {}) {
   const bridge = await startBridge();
   let window: FakeWindow | undefined;
   const control = setupWindow({
@@ -20,7 +20,9 @@ async function notifyingShell(options: { paused?: boolean; supported?: boolean }
   await new Promise((resolve) => setTimeout(resolve, 0));
   const notifications: FakeNotification[] = [];
   let paused = options.paused ?? false;
-  setupNotifications({
+  const failures: string[] = [];
+  let nudges = 0;
+  const notes = setupNotifications({
     createNotification: (o) => {
       const notification = new FakeNotification(o);
       notifications.push(notification);
@@ -33,9 +35,20 @@ async function notifyingShell(options: { paused?: boolean; supported?: boolean }
     paused: () => paused,
     openAsk: (askId) => control.openAsk(askId),
     showWindow: () => control.show(),
+    platform: options.platform ?? 'linux',
+    onFailure: (problem) => failures.push(problem),
+    attention: () => nudges++,
   });
   if (!window) throw new Error('no window');
-  return { bridge, window, notifications, setPaused: (on: boolean) => (paused = on) };
+  return {
+    bridge,
+    window,
+    notifications,
+    failures,
+    nudges: () => nudges,
+    problem: () => notes.problem(),
+    setPaused: (on: boolean) => (paused = on),
+  };
 }
 
 describe('desktop notifications', () => {
@@ -92,6 +105,25 @@ describe('desktop notifications', () => {
     ]);
     notifications[0]?.click();
     expect(window.visible).toBe(true);
+  });
+
+  it('one that fails is noticed once: the line for the tray and the window, and a nudge for every ask after it', async () => {
+    const shell = await notifyingShell({ platform: 'darwin' });
+    const ask = (prompt: string) =>
+      shell.bridge.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt }).opened;
+    await ask('Ship it?');
+    expect(shell.problem()).toBeUndefined();
+    // an unsigned macOS build: UNNotification refuses it
+    shell.notifications[0]?.fail('Notifications are not allowed for this application');
+    const line =
+      'Desktop notifications fail here (Notifications are not allowed for this application): new asks show in the dock and the tray instead. An unsigned build of the app cannot show notifications on macOS: install a signed release.';
+    expect(shell.failures).toEqual([line]);
+    expect(shell.problem()).toBe(line);
+    expect(shell.nudges()).toBe(1);
+    await ask('Really?');
+    shell.notifications[1]?.fail('Notifications are not allowed for this application');
+    expect(shell.failures).toEqual([line]);
+    expect(shell.nudges()).toBe(2);
   });
 
   it('do nothing where the system has no notifications', async () => {

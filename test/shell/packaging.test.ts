@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bridge.js';
@@ -22,6 +23,7 @@ interface BuilderConfig {
   afterSign?: unknown;
   linux?: { target?: string[]; icon?: string; executableName?: string };
   deb?: { packageName?: string; appArmorProfile?: string };
+  rpm?: { packageName?: string };
   mac?: {
     target?: Array<{ target: string; arch: string[] }>;
     icon?: string;
@@ -51,6 +53,38 @@ function pngSize(bytes: Buffer): [number, number] {
   return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
 }
 const pngFile = (file: string) => pngSize(readFileSync(file));
+
+/** The RGBA bytes of an 8-bit RGBA PNG (what Chromium's screenshots are), unfiltered. */
+function pngPixels(file: string): Uint8Array {
+  const bytes = readFileSync(file);
+  const [width, height] = pngSize(bytes);
+  expect([bytes[24], bytes[25]], 'bit depth 8, colour type RGBA').toEqual([8, 6]);
+  const chunks: Buffer[] = [];
+  for (let at = 8; at < bytes.length; at += 12 + bytes.readUInt32BE(at)) {
+    if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT')
+      chunks.push(bytes.subarray(at + 8, at + 8 + bytes.readUInt32BE(at)));
+  }
+  const raw = inflateSync(Buffer.concat(chunks));
+  const stride = width * 4;
+  const out = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)] ?? 0;
+    for (let x = 0; x < stride; x++) {
+      const value = raw[y * (stride + 1) + 1 + x] ?? 0;
+      const left = x >= 4 ? (out[y * stride + x - 4] ?? 0) : 0;
+      const up = y > 0 ? (out[(y - 1) * stride + x] ?? 0) : 0;
+      const corner = x >= 4 && y > 0 ? (out[(y - 1) * stride + x - 4] ?? 0) : 0;
+      const paeth = () => {
+        const p = left + up - corner;
+        const [a, b, c] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - corner)];
+        return a <= b && a <= c ? left : b <= c ? up : corner;
+      };
+      const predictor = [0, left, up, (left + up) >> 1, paeth()][filter] ?? 0;
+      out[y * stride + x] = (value + predictor) & 0xff;
+    }
+  }
+  return out;
+}
 
 /** The sizes an ICO file holds, each entry checked to be a PNG of the size its directory entry says. */
 function icoSizes(file: string): number[] {
@@ -83,10 +117,14 @@ describe('packaging', () => {
     await expect(loadBuilderConfig()).resolves.toBeDefined();
   });
 
-  it('names the installers: AppImage and deb on Linux, dmg on macOS (both arches), nsis on Windows', async () => {
+  it('names the installers: AppImage, deb and rpm on Linux, dmg and zip on macOS (both arches), nsis on Windows', async () => {
     const config = await loadBuilderConfig();
-    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
-    expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }]);
+    expect(config.linux?.target).toEqual(['AppImage', 'deb', 'rpm']);
+    // the zip is what electron-updater installs an update from on macOS
+    expect(config.mac?.target).toEqual([
+      { target: 'dmg', arch: ['arm64', 'x64'] },
+      { target: 'zip', arch: ['arm64', 'x64'] },
+    ]);
     expect(config.win?.target).toBe('nsis');
     expect(config.directories?.buildResources).toBe('build');
     // release assets and shell commands take the names as they are
@@ -97,6 +135,7 @@ describe('packaging', () => {
     const config = await loadBuilderConfig();
     expect(config.linux?.executableName).toBe('aiti-bridge-desktop');
     expect(config.deb?.packageName).toBe('aiti-bridge-desktop');
+    expect(config.rpm?.packageName).toBe('aiti-bridge-desktop');
     // electron-builder's own after-install script, which links /usr/bin/<executable>
     const afterInstall = fillTemplate(require.resolve('app-builder-lib/templates/linux/after-install.tpl'), {
       executable: 'aiti-bridge-desktop',
@@ -233,7 +272,7 @@ describe('packaging', () => {
     for (const name of imported) expect(Object.keys(pkg.dependencies), name).toContain(packageOf(name));
   });
 
-  it('renders every icon from the one source image with the local Chromium', () => {
+  it('renders every icon from the one source image with the local Chromium', { timeout: 90_000 }, () => {
     const out = tempDir();
     execFileSync(process.execPath, ['scripts/make-icons.js', out], { cwd: ROOT, stdio: 'ignore' });
     expect(pngFile(join(out, 'icon.png'))).toEqual([512, 512]);
@@ -245,8 +284,25 @@ describe('packaging', () => {
     expect(readFileSync(join(out, 'tray', 'tray-ask.png')).equals(readFileSync(join(out, 'tray', 'tray.png')))).toBe(
       false,
     );
+    // macOS' menu bar: template images, one colour (black) with only alpha to draw with
+    for (const file of ['tray/trayTemplate.png', 'tray/tray-askTemplate@2x.png']) {
+      const rgba = pngPixels(join(out, file));
+      const drawn = [...Array(rgba.length / 4).keys()].filter((i) => (rgba[i * 4 + 3] ?? 0) > 0);
+      expect(drawn.length, `${file} draws something`).toBeGreaterThan(0);
+      const coloured = drawn.filter((i) => rgba[i * 4] || rgba[i * 4 + 1] || rgba[i * 4 + 2]);
+      expect(coloured, `${file}: pixels that are not black`).toEqual([]);
+    }
     // the images in build/ are these renders
-    for (const file of ['icon.png', 'icon.ico', 'tray/tray.ico', 'tray/tray-ask.png']) {
+    for (const file of [
+      'icon.png',
+      'icon.ico',
+      'tray/tray.ico',
+      'tray/tray-ask.png',
+      'tray/trayTemplate.png',
+      'tray/trayTemplate@2x.png',
+      'tray/tray-askTemplate.png',
+      'tray/tray-askTemplate@2x.png',
+    ]) {
       expect(readFileSync(join(out, file)).equals(readFileSync(join(ROOT, 'build', file))), file).toBe(true);
     }
   });

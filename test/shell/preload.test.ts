@@ -56,7 +56,7 @@ describe('the preload', () => {
   it('is CommonJS needing nothing but electron, and exposes window.aiti with named methods only', () => {
     const { exposed, api } = loadPreload();
     expect([...exposed.keys()]).toEqual(['aiti']);
-    expect(Object.keys(api).sort()).toEqual(['hostInfo', 'onCompose', 'onOpenAsk', 'token']);
+    expect(Object.keys(api).sort()).toEqual(['hostInfo', 'onCompose', 'onHostChange', 'onOpenAsk', 'token']);
   });
 
   it('token() asks main on the token channel', async () => {
@@ -75,5 +75,15 @@ describe('the preload', () => {
     stopCompose();
     emit(Channel.Compose, { to: 'all' });
     expect(seen).toEqual([{ to: 'all' }, { askId: 'ask-1' }]);
+  });
+
+  it('onHostChange calls back when main says what hostInfo answers changed, with nothing from the IPC event', () => {
+    const { api, emit } = loadPreload();
+    const seen: unknown[][] = [];
+    const stop = api.onHostChange((...args: unknown[]) => seen.push(args));
+    emit(Channel.HostChanged);
+    stop();
+    emit(Channel.HostChanged);
+    expect(seen).toEqual([[]]);
   });
 });

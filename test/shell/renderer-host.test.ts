@@ -72,12 +72,15 @@ function pageWindow(page: Page): ShellWindow & { visible: boolean } {
     isVisible: () => win.visible,
     isMinimized: () => false,
     isFocused: () => win.visible,
+    flashFrame: () => undefined,
     on: () => undefined,
   };
   return win;
 }
 
 async function desktopWindow(options: { shortcutProblem?: string; notices?: HostNotice[] } = {}) {
+  // the host's notices as they stand when the window asks: a test may add one later and say so (hostChanged)
+  const notices = options.notices ?? [];
   const bridge = await startBridge();
   const handlers = new Map<string, (event: IpcSender) => unknown>();
   setupIpc({
@@ -85,7 +88,12 @@ async function desktopWindow(options: { shortcutProblem?: string; notices?: Host
     windowId: () => WINDOW_ID,
     origin: new URL(bridge.url).origin,
     token: () => bridge.token,
-    hostInfo: async () => ({ platform: 'linux', shortcut: 'CommandOrControl+Shift+Space', notices: [], ...options }),
+    hostInfo: async () => ({
+      platform: 'linux',
+      shortcut: 'CommandOrControl+Shift+Space',
+      ...(options.shortcutProblem ? { shortcutProblem: options.shortcutProblem } : {}),
+      notices: [...notices],
+    }),
   });
   const browser = await launchBrowser();
   const page = await browser.newPage();
@@ -107,7 +115,7 @@ async function desktopWindow(options: { shortcutProblem?: string; notices?: Host
   const status = () => page.locator('[role=status]').textContent();
   await waitFor(async () => (await status()) === 'Connected', 15_000, 'the window connected with the preload token');
   if (!win) throw new Error('no window');
-  return { bridge, page, control, win };
+  return { bridge, page, control, win, notices };
 }
 
 const activeElement = (page: Page) =>
@@ -131,6 +139,7 @@ describe('the window in the desktop host', () => {
     await expect(page.evaluate(() => Object.keys(window.aiti ?? {}).sort())).resolves.toEqual([
       'hostInfo',
       'onCompose',
+      'onHostChange',
       'onOpenAsk',
       'token',
     ]);
@@ -158,6 +167,17 @@ describe('the window in the desktop host', () => {
     await waitFor(async () => (await page.locator('.host-notice').count()) === 2, 5000, 'the notices');
     expect(await page.locator('.host-notice.card-error').textContent()).toBe(problem);
     expect(await page.locator('.host-notice.muted').textContent()).toBe(note);
+  });
+
+  it('a notice the host adds later (notifications that started failing) shows once the host says so', async () => {
+    const { page, control, notices } = await desktopWindow();
+    await waitFor(async () => (await page.locator('.shortcuts kbd').count()) > 0, 5000, 'the host info');
+    const failing =
+      'Desktop notifications fail here (Notifications are not allowed): new asks show in the dock and the tray instead.';
+    notices.push({ level: 'warning', text: failing });
+    control.hostChanged();
+    await waitFor(async () => (await page.locator('.host-notice.card-error').count()) === 1, 5000, 'the new notice');
+    expect(await page.locator('.host-notice.card-error').textContent()).toBe(failing);
   });
 
   it('the shortcut and "Push to all…" put the cursor in the composer addressed to all agents', async () => {

@@ -6,10 +6,13 @@ import { loginItem } from '../../electron/login-item.js';
 import { trackOpenAsks } from '../../electron/open-asks.js';
 import { openSettings } from '../../electron/settings.js';
 import { setupTray, type TrayDeps } from '../../electron/tray.js';
+import { trayIcons } from '../../electron/tray-icons.js';
 import { setupWindow } from '../../electron/window.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
+import { waitFor } from '../helpers/wait.js';
 import { buildMenu, FakeTray, FakeWindow } from './fakes.js';
 
+const BUILD_TRAY = join(import.meta.dirname, '..', '..', 'build', 'tray');
 const ICONS = { idle: '/build/tray/tray.png', attention: '/build/tray/tray-ask.png' };
 
 /** A tray on a real in-process bridge, with a fake window, clipboard and login-item folder. */
@@ -36,7 +39,7 @@ async function trayOnBridge(overrides: Partial<TrayDeps> = {}) {
     asks,
     setBadge: (count) => (seen.badge = count),
     mcpUrl: `${bridge.url}/mcp/mcp`,
-    writeClipboard: (text) => (seen.clipboard = text),
+    writeClipboard: (text) => void (seen.clipboard = text),
     showWindow: () => control.show(),
     composeToAll: () => control.compose('all'),
     registerWithClients: async () => 'registered with Claude Code',
@@ -60,6 +63,20 @@ async function trayOnBridge(overrides: Partial<TrayDeps> = {}) {
   if (!tray || !window) throw new Error('no tray or window');
   return { bridge, tray, window, seen, settings, autostartDir };
 }
+
+describe('the tray icons', () => {
+  it("are each system's own: ICO on Windows, template images for macOS' menu bar, the colour PNG on Linux", () => {
+    const names = (platform: NodeJS.Platform) =>
+      Object.values(trayIcons(BUILD_TRAY, platform)).map((file) => file.slice(BUILD_TRAY.length + 1));
+    expect(names('win32')).toEqual(['tray.ico', 'tray-ask.ico']);
+    // Electron makes a file whose name ends in "Template" a template image, which macOS tints for its bar
+    expect(names('darwin')).toEqual(['trayTemplate.png', 'tray-askTemplate.png']);
+    expect(names('linux')).toEqual(['tray.png', 'tray-ask.png']);
+    for (const platform of ['win32', 'darwin', 'linux'] as const) {
+      for (const file of Object.values(trayIcons(BUILD_TRAY, platform))) expect(existsSync(file), file).toBe(true);
+    }
+  });
+});
 
 describe('the tray', () => {
   it('offers the shell actions in its menu', async () => {
@@ -137,6 +154,17 @@ describe('the tray', () => {
     tray.click('Push to all…');
     expect(window.visible).toBe(true);
     expect(window.webContents.sent).toEqual([{ channel: Channel.Compose, args: [{ to: 'all' }] }]);
+  });
+
+  it('"Copy MCP URL" that fails says so, instead of an unhandled rejection (clipboard.writeText is a promise)', async () => {
+    const { tray, seen } = await trayOnBridge({
+      writeClipboard: async () => {
+        throw new Error('the clipboard is held by another app');
+      },
+    });
+    tray.click('Copy MCP URL');
+    await waitFor(() => seen.told.length === 1, 2000, 'the human to be told');
+    expect(seen.told).toEqual(['Copying the MCP URL failed: the clipboard is held by another app']);
   });
 
   it('"Copy MCP URL" puts the bridge MCP endpoint on the clipboard', async () => {

@@ -37,6 +37,8 @@ describe('the window', () => {
       nodeIntegrationInSubFrames: false,
       webSecurity: true,
       webviewTag: false,
+      // everything runs on this machine: no dictionaries fetched from Google's CDN
+      spellcheck: false,
     });
   });
 

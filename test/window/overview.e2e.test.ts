@@ -120,25 +120,35 @@ describe('what a card and History show', () => {
     }
   });
 
-  it('user_notify is on record in History and over a reload; the toast stays until dismissed', async () => {
+  it('user_notify is on record in History and over a reload; its notice stays in the list until dismissed', async () => {
     const bridge = await startBridge();
     const claude = await helloAgent(bridge.url, 'claude');
     const page = await openWindowPage(bridge.uiUrl);
     await claude.callTool({ name: 'user_notify', arguments: { title: 'Build', body: 'Tests are green' } });
-    const toast = page.getByRole('list', { name: 'notifications' }).getByText('Tests are green');
-    await toast.waitFor();
+    // a count in the top bar, and the notice said once in a polite live region; the list opens on a click
+    const count = page.locator('.notices-button');
+    await expect.poll(() => count.getAttribute('aria-label'), { timeout: 10_000 }).toContain('1 notice');
+    await page
+      .locator('[aria-live="polite"]')
+      .filter({ hasText: 'Notice from claude: Build. Tests are green' })
+      .waitFor();
+    const notice = page.getByRole('list', { name: 'notifications' }).getByText('Tests are green');
+    expect(await notice.count()).toBe(0);
+    await count.click();
+    await notice.waitFor();
     const row = page.locator('.message.notify', { hasText: 'Tests are green' });
     await row.waitFor();
     expect(await row.innerText()).toContain('Build');
     await page.reload();
     await page.locator('.connection.conn-live').waitFor();
-    await toast.waitFor();
+    await expect.poll(() => count.getAttribute('aria-label')).toContain('1 notice');
     await row.waitFor();
-    await page.getByRole('button', { name: 'dismiss' }).click();
+    await count.click();
+    await page.getByRole('button', { name: 'dismiss Build' }).click();
     await page.reload();
     await page.locator('.connection.conn-live').waitFor();
     await row.waitFor();
-    expect(await toast.count()).toBe(0);
+    await expect.poll(() => count.getAttribute('aria-label')).toContain('0 notices');
     // the agent's own notice is no message for it to read
     const status = await claude.callTool({ name: 'bridge_status', arguments: {} });
     expect(JSON.stringify(status)).not.toContain('unread message');

@@ -66,7 +66,8 @@ describe('the window against a real bridge', () => {
     await page.keyboard.press('Enter');
     const result = outcome(await call);
     expect(result).toMatchObject({ status: 'answered', value: 'Nov 30, 2026' });
-    await card.waitFor({ state: 'detached' });
+    // the card turns into its ending (it lingers a few seconds, then goes to History)
+    await page.locator('article.card.ended .outcome-chip').waitFor();
   });
 
   it('pauses the countdown on the server and resumes it', async () => {

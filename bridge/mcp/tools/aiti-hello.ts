@@ -21,17 +21,12 @@ export const aitiHello = defineTool({
   name: 'aiti_hello',
   title: 'Introduce yourself',
   description:
-    "Binds this session to your agent id (your client's own name by default, the same after reconnects and bridge restarts; a chosen agentId returns an agentKey once — pass it with the agentId to take that id back later; another agent's id is refused), binds a default page for the page tools, and subscribes to page events (page_error, page_log warnings/errors, page_network failures; none by default, [] unsubscribes) delivered to your inbox. Returns your agent id, how many inbox messages are pending, and the connected pages.",
+    "Binds your agent id (default: your client's name, kept across reconnects and restarts), a default page, and page events sent to your inbox (subEvents: page_error, page_log, page_network; [] unsubscribes). A new agentId returns an agentKey once: pass both to take the id back later.",
   inputSchema: toolInput(
     'aiti_hello',
     strictArgs({
       agentId: AgentId.optional(),
-      agentKey: z
-        .string()
-        .min(1)
-        .max(256)
-        .optional()
-        .describe('the key an earlier aiti_hello returned for agentId: takes that id back (after a restart)'),
+      agentKey: z.string().min(1).max(256).optional().describe('from an earlier aiti_hello: takes agentId back'),
       pageId,
       subEvents: z.array(SubscribableEvent).optional(),
     }),

@@ -13,7 +13,7 @@ const ImageLink = z
 export const aitiInbox = defineTool({
   name: 'aiti_inbox',
   title: 'Read your inbox',
-  description: `Your messages from the human (pushes, async answers to user_* asks) and the page events you subscribed to with aiti_hello, oldest first: every message you have not acknowledged yet, including ones an earlier read handed out (they come back with the same ids until you ack them; reading never consumes). Pass ack: [ids] once you have handled messages: they become "consumed" and stay in the human's history; unknown ids are reported, not fatal. One answer holds up to 50 messages and at most ${BUDGET_WORDS}, and at most ${IMAGE_BYTES / 2 ** 20} MiB of pasted images (base64); "left" says how many messages wait after it (pass after: <the last id> to read on), and an image that did not fit is named "<message id>#<n>": pass image: that to get it.`,
+  description: `Your messages: the human's pushes, async ask outcomes and subscribed page events, oldest first (up to 50, at most ${BUDGET_WORDS} and ${IMAGE_BYTES / 2 ** 20} MiB of images). Unacked messages come back, same ids, until you ack:[ids] them. "left": more after this page (after: <last id>); images that did not fit are named "<id>#<n>" (image: that).`,
   inputSchema: toolInput(
     'aiti_inbox',
     strictArgs({

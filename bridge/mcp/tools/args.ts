@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ASK_TIMEOUT_MS, PageId } from '../../protocol/index.js';
+import { AskPrompt, MAX_ASK_TIMEOUT_MS, PageId } from '../../protocol/index.js';
 
 /** Arguments several tools share, described once so every tool explains them the same way. */
 
@@ -18,4 +18,4 @@ export const askTimeoutMs = z
   .max(MAX_ASK_TIMEOUT_MS)
   .optional()
   .describe('how long the human has, in ms (default 120000)');
-export const prompt = z.string().min(1);
+export const prompt = AskPrompt;

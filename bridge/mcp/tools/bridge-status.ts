@@ -7,7 +7,7 @@ export const bridgeStatus = defineTool({
   name: 'bridge_status',
   title: 'Bridge status',
   description:
-    'What the bridge sees now: its version and uptime, the pages you can drive (pageId, url, frames), the pages held until the human allows their origin, the agents online and offline, how many questions to the human are open, and its resource limits (limit, current use, refusals). Call it first, and whenever a tool says a page is not connected.',
+    'The pages you can drive (pageId, url, frames), pages waiting for the human to allow them, agents, open asks and limits. Call it first, and when a tool says a page is not connected.',
   inputSchema: toolInput('bridge_status', strictArgs({})),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle(_args, call) {

@@ -8,8 +8,8 @@ export const fileStat = defineTool({
   name: 'file_stat',
   title: 'File info',
   description:
-    'Whether a file or directory exists on this machine, and its type, size and modification time. Takes absolute paths only (e.g. to check that a build wrote its output); when the bridge runs with --project-root, only paths inside it.',
-  inputSchema: toolInput('file_stat', strictArgs({ path: z.string().min(1).describe('an absolute path') })),
+    'Whether a path exists on this machine: type, size, modified time. Absolute paths only (inside --project-root when the bridge has one).',
+  inputSchema: toolInput('file_stat', strictArgs({ path: z.string().min(1) })),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handle({ path }, call) {
     if (!isAbsolute(path)) {

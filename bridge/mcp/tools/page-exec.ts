@@ -17,24 +17,26 @@ import { waitAfterNavigation } from '../after-navigation.js';
 import { PAGE_MARGIN_MS, asObject, checkPageArgs, sendPageCommand } from '../page-command.js';
 import { resolvePage } from '../resolve-page.js';
 import { plainLines } from '../text.js';
+import { commandHelp } from '../tool-docs.js';
 import { defineTool, toolInput, ToolError, type ToolResult } from '../tool.js';
 import { pageId } from './args.js';
 
 export const pageExec = defineTool({
   name: 'page_exec',
   title: 'Run a page command',
-  description: `Runs one command in the page (CDP-like names) and returns its result. Elements are named by "target": a ref from page_snapshot ("e12"), "css=<selector>" or "text=<visible text>". Commands: ${PUBLIC_COMMANDS.join(', ')}. Examples: {"cmd":"Input.click","args":{"target":"e12"}}, {"cmd":"Input.type","args":{"target":"css=#email","text":"a@b.c","submit":true}}, {"cmd":"Page.waitFor","args":{"text":"Saved","timeoutMs":5000}}. ${confirmedCommands()}`,
+  description: `Runs one page command and returns its result (after an action, how the outline changed). Commands: ${commandList()}; cmd "help" gives each one's args. ${confirmedCommands()} Example: {"cmd":"Input.type","args":{"target":"e12","text":"a@b.c","submit":true}}`,
   inputSchema: toolInput(
     'page_exec',
     strictArgs({
       pageId,
       frameId: FrameId.optional(),
-      cmd: z.string().min(1).describe('a page command such as "Input.click" (see the page command list)'),
-      args: z.record(z.string(), JsonValue).optional().describe('the command arguments'),
+      cmd: z.string().min(1).describe('a page command such as "Input.click", or "help"'),
+      args: z.record(z.string(), JsonValue).optional(),
     }),
   ),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle({ pageId, frameId, cmd, args }, call) {
+    if (cmd === 'help') return { structured: { commands: [...PUBLIC_COMMANDS] }, text: commandHelp() };
     if (!isPageCommand(cmd) || !PUBLIC_COMMANDS.includes(cmd)) {
       const near = PUBLIC_COMMANDS.filter((name) =>
         name.toLowerCase().includes(cmd.split('.').pop()?.toLowerCase() ?? ''),
@@ -69,13 +71,23 @@ export const pageExec = defineTool({
   },
 });
 
+/** The commands, grouped by domain: `DOM.query|getHTML|getText`. */
+function commandList(): string {
+  const domains = new Map<string, string[]>();
+  for (const name of PUBLIC_COMMANDS) {
+    const [domain = '', method = ''] = name.split('.');
+    domains.set(domain, [...(domains.get(domain) ?? []), method]);
+  }
+  return [...domains].map(([domain, methods]) => `${domain}.${methods.join('|')}`).join(', ');
+}
+
 /** The sentence of the description that names the commands which wait for the human's yes, read from their descriptors. */
 function confirmedCommands(): string {
   const asked = PUBLIC_COMMANDS.flatMap((name) => {
     const { danger } = pageCommand(name);
     return danger === 'none' ? [] : [`${name} (${DANGER_TEXT[danger]})`];
   });
-  return `These wait for the human's confirmation first: ${asked.join(', ')}.`;
+  return `These wait for the human's yes: ${asked.join(', ')}.`;
 }
 
 /**

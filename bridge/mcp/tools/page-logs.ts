@@ -16,12 +16,12 @@ const FLUSH_MS = 3000;
 export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
-  description: `The page console (console.* calls, uncaught errors and unhandled rejections), kept by the bridge: it answers even after the page reloaded or closed; a connected page first sends what it has not sent yet. Newest last, in the order they happened; uncaught errors and unhandled rejections are marked uncaught, and stacks point at the lines you wrote (mapped through the served source maps, the page agent frames removed). Filter with level (that level and above), since and before (ISO times, exclusive) and limit (the newest N, default 100). One answer holds at most ${BUDGET_WORDS}: when older matching entries do not fit, it says how many and the before to pass for them.`,
+  description: `The page console with uncaught errors and rejections (stacks mapped to your sources), oldest first; kept after the page reloads or closes. Filter by level (and above), since/before (ISO, exclusive), limit (newest N, default 100). At most ${BUDGET_WORDS} an answer: it says the before for older entries.`,
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
       pageId,
-      level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional().describe('this level and above'),
+      level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional(),
       since: IsoTime.optional(),
       before: IsoTime.optional().describe('only entries older than this (the next page: the before an answer gives)'),
       limit: z.number().int().positive().max(1000).optional(),

@@ -10,7 +10,7 @@ import { BUDGET_WORDS, newestThatFit } from './budget.js';
 export const pageNetwork = defineTool({
   name: 'page_network',
   title: 'Page network',
-  description: `Finished fetch/XHR requests of the page (method, url, status, duration, sizes, error), kept by the bridge: it answers even after the page reloaded or closed. Newest last. Filter with since and before (ISO times, exclusive), failedOnly (status >= 400 or a network error) and limit (the newest N, default 100). One answer holds at most ${BUDGET_WORDS}: when older matching requests do not fit, it says how many and the before to pass for them.`,
+  description: `Finished fetch/XHR requests (method, url, status, duration, sizes, error), oldest first; kept after the page reloads. Filter by since/before, failedOnly (status >= 400 or network error), limit (newest N, default 100). At most ${BUDGET_WORDS} an answer: it says the before for older ones.`,
   inputSchema: toolInput(
     'page_network',
     strictArgs({

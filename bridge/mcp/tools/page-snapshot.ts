@@ -10,7 +10,7 @@ export const pageSnapshot = defineTool({
   name: 'page_snapshot',
   title: 'Page snapshot',
   description:
-    'A compact outline of the page: one line per meaningful element, each actionable one with a ref ("e12") that page_exec, form_fill and the other page tools take as target. With a modal dialog open, only the dialog (and one line on what is behind it). Long lists of similar rows show their first rows and a count: pass that list\'s ref as "target" to see them all; "depth" limits the levels shown. Actions afterwards (page_exec Input.*, form_fill, same-page navigation) report how the outline changed, so a new snapshot is rarely needed. A ref names one element for the life of the document and is never given to another: a ref from an earlier document or whose element left the page is refused (take a new snapshot). Refs from a frame carry it ("f1:e3") and are sent there without frameId. Cross-origin iframes are listed with their frameId: snapshot them with frameId.',
+    'An outline of the page, one line per meaningful element; actionable ones have a ref (e12, or f1:e3 in a frame) that page tools take as target. With a modal open, only the modal. A long list shows its first rows and a count: pass its ref as target to see all. Actions report how the outline changed, so snapshot again rarely; a ref of an element that left is refused.',
   // Snapshot.take's arguments (its settle wait stays internal: actions use it), plus where to take it
   inputSchema: toolInput(
     'page_snapshot',

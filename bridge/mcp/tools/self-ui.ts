@@ -8,7 +8,7 @@ export const selfUi = defineTool({
   name: 'self_ui',
   title: 'Open dialogs and forms',
   description:
-    'The dialogs (topmost last) and visible forms of the page: title, fields (label, name, selector, ref, type, current value, options) and buttons. Use it before form_fill to see what can be filled.',
+    "The page's dialogs (topmost last) and visible forms: fields (label, type, value, options, ref) and buttons. Use it before form_fill.",
   inputSchema: toolInput('self_ui', PageCommands['UI.scan'].extend({ pageId })),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle({ pageId, frameId, ...args }, call) {

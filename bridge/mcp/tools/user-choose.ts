@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { strictArgs } from '../../protocol/index.js';
+import { AskChoices, strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../asker.js';
 import { ToolError, defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -7,16 +7,13 @@ import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 export const userChoose = defineTool({
   name: 'user_choose',
   title: 'Ask the human to choose',
-  description:
-    'Asks the human to pick one of the choices (or several with multiple:true) on a card in the AITI window, with a ' +
-    'countdown. Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the chosen label, ' +
-    'or an array of labels when multiple; follow the hint for the other outcomes.',
+  description: 'The human picks one of choices (several with multiple:true). value: the label(s).',
   inputSchema: toolInput(
     'user_choose',
     strictArgs({
       pageId,
       prompt,
-      choices: z.array(z.string().min(1)).min(2).max(50),
+      choices: AskChoices,
       multiple: z.boolean().optional(),
       async: asyncFlag,
       timeoutMs: askTimeoutMs,

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { strictArgs } from '../../protocol/index.js';
+import { AskDefaultValue, strictArgs } from '../../protocol/index.js';
 import { askedAbout, askHuman } from '../asker.js';
 import { defineTool, toolInput } from '../tool.js';
 import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
@@ -7,16 +6,13 @@ import { askTimeoutMs, asyncFlag, pageId, prompt, waitFlag } from './args.js';
 export const userInput = defineTool({
   name: 'user_input',
   title: 'Ask the human for text',
-  description:
-    'Asks the human to type an answer (prefilled with defaultValue) on a card in the AITI window, with a countdown. ' +
-    'Waits for the outcome unless async:true (then it arrives in aiti_inbox). value is the text; follow the hint ' +
-    'for the other outcomes.',
+  description: 'The human types an answer (prefilled with defaultValue). value: the text.',
   inputSchema: toolInput(
     'user_input',
     strictArgs({
       pageId,
       prompt,
-      defaultValue: z.string().optional(),
+      defaultValue: AskDefaultValue.optional(),
       async: asyncFlag,
       timeoutMs: askTimeoutMs,
       wait: waitFlag,

@@ -9,8 +9,7 @@ export const userNotify = defineTool({
   name: 'user_notify',
   title: 'Notify the human',
   description:
-    'Tells the human something without waiting for an answer: a desktop notification from the AITI app (and a line ' +
-    'in its window, kept in its History), and a browser notification on the page when one is named or bound with aiti_hello. Returns at once.',
+    'Tells the human something without waiting: a desktop notification and a line in the window (and a browser notification on the page, when named or bound).',
   // User.notify's own arguments: a body the page would refuse is refused here, before the window shows it
   inputSchema: toolInput('user_notify', PageCommands['User.notify'].extend({ pageId })),
   annotations: { readOnlyHint: true, openWorldHint: true },

@@ -10,9 +10,7 @@ export const userPickElement = defineTool({
   name: 'user_pick_element',
   title: 'Ask the human to point at an element',
   description:
-    'Opens the element picker on the page: the human hovers and clicks the element they mean (Esc cancels). The ask ' +
-    'also shows in the AITI window with a countdown, where it can be paused or rejected. value is ' +
-    '{selector, ref, tag, role?, name?, text, rect, source?}; use its ref or selector with page_exec.',
+    'The human clicks the element they mean on the page. value: {selector, ref, tag, role?, name?, text, rect, source?}; use its ref with page_exec.',
   // User.pick's own prompt (its length cap included), so a prompt the page would refuse never opens a card
   inputSchema: toolInput(
     'user_pick_element',
@@ -38,7 +36,11 @@ export const userPickElement = defineTool({
           // The ask owns the countdown (the window may pause it), so the page request waits as long as an ask can.
           requests.send(page, 'User.pick', pick, { timeoutMs: MAX_ASK_TIMEOUT_MS }).then(
             (result) => endWithPick(asks, ask.askId, result),
-            (error: Error) => asks.end(ask.askId, 'cancelled', { text: `the page could not pick: ${error.message}` }),
+            (error: Error) =>
+              asks.end(ask.askId, 'cancelled', {
+                text: `the page could not pick: ${error.message}`,
+                said: { code: 'pick_failed' },
+              }),
           );
           // Ended in the window (rejected, timed out, cancelled): take the picker off the page.
           void ask.outcome.then((outcome) => {
@@ -55,6 +57,7 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
   if (!parsed.success) {
     asks.end(askId, 'cancelled', {
       text: `the page answered the picker with an unexpected value: ${JSON.stringify(result)}`,
+      said: { code: 'pick_failed' },
     });
     return;
   }
@@ -63,7 +66,18 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
     const { picked: _, ...element } = pick;
     asks.end(askId, 'answered', { value: element });
   } else if (pick.reason === 'cancelled')
-    asks.end(askId, 'rejected', { text: 'the human closed the picker on the page (Esc)' });
-  else if (pick.reason === 'timeout') asks.end(askId, 'timed_out', { text: 'the picker on the page timed out' });
-  else asks.end(askId, 'cancelled', { text: 'another pick replaced this one on the page' });
+    asks.end(askId, 'rejected', {
+      text: 'the human closed the picker on the page (Esc)',
+      said: { code: 'pick_closed_on_page' },
+    });
+  else if (pick.reason === 'timeout')
+    asks.end(askId, 'timed_out', {
+      text: 'the picker on the page timed out',
+      said: { code: 'pick_timed_out_on_page' },
+    });
+  else
+    asks.end(askId, 'cancelled', {
+      text: 'another pick replaced this one on the page',
+      said: { code: 'pick_replaced' },
+    });
 }

@@ -8,9 +8,7 @@ export const userPresence = defineTool({
   name: 'user_presence',
   title: 'Is the human at the desk?',
   description:
-    'Asks whether the human is there. status "answered" with value "present", or status "away" (they said so, ' +
-    'did not answer within timeoutMs, or were already marked away — then at once, unless wait:true). While the ' +
-    'human is marked away, other sync questions also answer "away" at once.',
+    'Asks whether the human is there: value "present", or status "away", after which other sync asks answer away at once (unless wait:true).',
   inputSchema: toolInput(
     'user_presence',
     strictArgs({

@@ -8,10 +8,10 @@ import {
   type PageCommandName,
 } from '../../protocol/commands.js';
 import { describeZodError } from '../../protocol/format.js';
-import { capResult } from '../cap.js';
+import { capResult } from './cap.js';
 import { notify } from '../human/notify.js';
 import { endPick, pick } from '../human/picker.js';
-import { takeSnapshot } from '../snapshot.js';
+import { takeSnapshot } from './snapshot.js';
 import { fill } from '../ui/fill.js';
 import { watchAction } from '../watch/raised.js';
 import { scan } from '../ui/scan.js';

@@ -4,8 +4,8 @@ import type { Viewport } from '../../protocol/snapshot.js';
 import { refFor } from '../dom/refs.js';
 import { resolveTarget } from '../dom/targets.js';
 import { isVisible, rectOf } from '../dom/visible.js';
-import { describeElement } from '../json.js';
-import { label } from './input.js';
+import { describeElement } from '../dom/json.js';
+import { label } from '../dom/describe.js';
 
 export function viewport(): Viewport {
   const doc = document.documentElement;

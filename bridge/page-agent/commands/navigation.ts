@@ -1,5 +1,6 @@
 import type { Json } from '../../protocol/common.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
+import { navigationApi, type NavigateEventLike } from '../watch/departure.js';
 
 /**
  * A navigation that loads a new document answers through the new document's claim (the bridge completes the
@@ -7,20 +8,6 @@ import type { PageCommandArgs } from '../../protocol/commands.js';
  */
 export const NO_REPLY = Symbol('answered by the next document');
 export type Reply = Json | typeof NO_REPLY;
-
-interface NavigateEventLike extends Event {
-  destination: { sameDocument: boolean; url: string };
-  downloadRequest: string | null;
-}
-export interface NavigationLike {
-  transition: unknown;
-  addEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
-  removeEventListener(type: 'navigate', listener: (event: NavigateEventLike) => void): void;
-}
-
-export function navigationApi(): NavigationLike | undefined {
-  return (window as unknown as { navigation?: NavigationLike }).navigation;
-}
 
 /** Runs `start` and answers once the browser shows what kind of navigation it became. */
 function observe(start: () => void, waitMs = 3000): Promise<Reply> {

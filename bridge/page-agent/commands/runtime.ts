@@ -1,7 +1,7 @@
 import type { Json } from '../../protocol/common.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import { looksGestureBound, needsGesture, withGesture } from '../human/gesture.js';
-import { toJson } from '../json.js';
+import { toJson } from '../dom/json.js';
 
 function compile(expression: string, awaitPromise: boolean): () => unknown {
   const indirectEval = eval;

@@ -5,7 +5,7 @@ import { RESULT_CHAR_LIMIT } from '../../protocol/commands.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import { resolveTarget } from '../dom/targets.js';
 import { quietNetwork } from '../watch/network.js';
-import { label } from './input.js';
+import { label } from '../dom/describe.js';
 
 const NOTE =
   'DOM rendering (modern-screenshot redraws the DOM into a canvas): not a pixel capture of the browser; ' +

@@ -62,9 +62,28 @@ const TAG_ROLES: Record<string, string> = {
  * pattern): Chromium's accessibility tree shows it as one too, and its text is its value, not its name.
  */
 export function isListboxButton(el: Element): boolean {
-  if (el.getAttribute('aria-haspopup') !== 'listbox') return false;
   const role = el.getAttribute('role')?.trim();
-  return role ? role === 'button' : el.localName === 'button';
+  if (!(role ? role === 'button' : el.localName === 'button')) return false;
+  const popup = el.getAttribute('aria-haspopup');
+  if (popup === 'listbox') return true;
+  // a button that opens a list (aria-expanded, a popup that is not a dialog or grid) and is labelled as a form
+  // control from outside it, by label[for] or aria-labelledby: a select, whatever its markup says
+  if (popup === 'dialog' || popup === 'grid' || popup === 'false') return false;
+  if (!popup && !el.hasAttribute('aria-expanded')) return false;
+  return labelledFromOutside(el);
+}
+
+/** Named by a label outside it (label[for], a wrapping label, aria-labelledby of another element). */
+export function labelledFromOutside(el: Element): boolean {
+  if ([...((el as HTMLButtonElement).labels ?? [])].some((l) => normalize(l.textContent))) return true;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return (el.getAttribute('aria-labelledby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .some((id) => {
+      const label = root.getElementById?.(id);
+      return Boolean(label && !el.contains(label) && normalize(label.textContent));
+    });
 }
 
 export function roleOf(el: Element): string {
@@ -117,6 +136,11 @@ const ACTION_ROLES = new Set([
   'treeitem',
 ]);
 
+/** A click handler in the markup or one a framework attached. */
+export function hasClickHandler(el: Element): boolean {
+  return el.hasAttribute('onclick') || hasFrameworkClick(el);
+}
+
 /** Handlers a framework attached (React props, Vue invokers): a div with onClick is a button to the user. */
 function hasFrameworkClick(el: Element): boolean {
   for (const key of Object.keys(el)) {
@@ -143,8 +167,16 @@ export function clickOnly(el: Element, role = roleOf(el)): boolean {
   return hasFrameworkClick(el);
 }
 
+/** A cell or header of an interactive grid (role=grid, treegrid): focusable, selectable or editable, so a target. */
+export function isGridCell(el: Element, role = roleOf(el)): boolean {
+  return (
+    (role === 'gridcell' || role === 'columnheader' || role === 'rowheader') &&
+    Boolean(el.closest('[role=grid], [role=treegrid]'))
+  );
+}
+
 export function isActionable(el: Element, role = roleOf(el)): boolean {
-  if (ACTION_ROLES.has(role)) return true;
+  if (ACTION_ROLES.has(role) || isGridCell(el, role)) return true;
   if (el.localName === 'label' || el.localName === 'iframe') return false;
   if (el.hasAttribute('onclick')) return true;
   const tabindex = el.getAttribute('tabindex');

@@ -1,5 +1,5 @@
 import type { OpenFilePayload } from '../../protocol/page.js';
-import { describeElement } from '../json.js';
+import { describeElement } from '../dom/json.js';
 import { toast } from './overlay.js';
 import { elementAt, isPicking, sameOriginWindows } from './picker.js';
 import { resolveSource } from './source.js';

@@ -4,7 +4,7 @@ import { nameOf, roleOf } from '../dom/aria.js';
 import { refFor } from '../dom/refs.js';
 import { selectorFor } from '../dom/selector.js';
 import { clip, normalize, rectOf } from '../dom/visible.js';
-import { describeElement } from '../json.js';
+import { describeElement } from '../dom/json.js';
 import { isOverlay, overlayRoot } from './overlay.js';
 import { resolveSource } from './source.js';
 

@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
 import type { SourceLocation } from '../../protocol/snapshot.js';
-import { mapToSource } from './sourcemap.js';
+import { mapToSource } from '../watch/sourcemap.js';
 
 /**
  * Where an element was written: the data-source attribute the Vite plugin adds (exact), React's _debugSource
@@ -19,7 +19,7 @@ function parent(el: Element): Element | null {
 function join(root: string | undefined, file: string): string {
   if (file.startsWith('/@fs/')) return file.slice(4);
   if (!root || /^([a-z]:[\\/]|\\\\)/i.test(file) || (file.startsWith('/') && file.startsWith(root))) return file;
-  return `${root.replace(/[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
+  return `${root.replace(/(?<![\\/])[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
 }
 
 function location(
@@ -230,7 +230,7 @@ function withComponent(el: Element, found: SourceLocation | undefined): SourceLo
 /** A path Svelte gives relative to the working directory: strip the part the project root already ends with. */
 function underRoot(root: string | undefined, file: string): string {
   if (!root || file.startsWith('/')) return file;
-  const parts = root.replace(/[\\/]+$/, '').split(/[\\/]/);
+  const parts = root.replace(/(?<![\\/])[\\/]+$/, '').split(/[\\/]/);
   for (let i = 1; i < parts.length; i++) {
     const tail = parts.slice(i).join('/');
     if (tail && file.startsWith(`${tail}/`)) return file.slice(tail.length + 1);

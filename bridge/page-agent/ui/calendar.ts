@@ -1,6 +1,6 @@
-import { clickSequence } from '../commands/events.js';
-import { parseChord, press } from '../commands/keys.js';
-import { fireChange, fireInput, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { parseChord, press } from '../act/keys.js';
+import { fireChange, fireInput, setNativeValue } from '../act/values.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { isoDay, monthsBetween, parseDay, parseMonth, type Day } from './dates.js';
 
@@ -16,15 +16,42 @@ export class CalendarError extends Error {}
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 16)));
 
-/** A month's grid: role=grid, or a table, with at least four weeks of day numbers. */
+const DAY_CELL = 'button, [role=gridcell], [role=option], [role=button], td';
+const isDayNumber = (c: Element) => /^\d{1,2}$/.test(normalize(c.textContent));
+
+/**
+ * A month's grid: role=grid, or a table, with at least four weeks of day numbers; else (a calendar of buttons laid
+ * out by CSS) the smallest element that holds 28 or more day buttons.
+ */
 function grids(doc: Document): Element[] {
-  return [...doc.querySelectorAll('[role=grid], table')].filter((g) => {
-    if (!isVisible(g)) return false;
-    const days = [...g.querySelectorAll('button, [role=gridcell], [role=option], td')].filter((c) =>
-      /^\d{1,2}$/.test(normalize(c.textContent)),
-    );
-    return days.length >= 28;
-  });
+  const marked = [...doc.querySelectorAll('[role=grid], table')].filter(
+    (g) => isVisible(g) && [...g.querySelectorAll(DAY_CELL)].filter(isDayNumber).length >= 28,
+  );
+  const counts = new Map<Element, number>();
+  for (const cell of doc.querySelectorAll(DAY_CELL)) {
+    if (!isDayNumber(cell) || cell.closest('[role=grid], table') || !isVisible(cell)) continue;
+    let node = cell.parentElement;
+    for (let depth = 0; node && depth < 4; node = node.parentElement, depth++)
+      counts.set(node, (counts.get(node) ?? 0) + 1);
+  }
+  const full = [...counts].filter(([, n]) => n >= 28).map(([el]) => el);
+  const smallest = full.filter((el) => !full.some((other) => other !== el && el.contains(other)));
+  return [...marked, ...smallest];
+}
+
+/** The month most of a calendar's labelled day cells name (aria-label "Monday, March 15, 2027", data-date). */
+function monthOfCells(calendar: Element): { year: number; month: number } | undefined {
+  const tally = new Map<string, number>();
+  for (const cell of calendar.querySelectorAll(DAY_CELL)) {
+    if (outside(cell)) continue;
+    const label = cell.getAttribute('aria-label') || cell.getAttribute('data-date') || cell.getAttribute('data-day');
+    const day = label ? parseDay(label.replace(/^(choose|select|today,?)\s+/i, '')) : undefined;
+    if (day) tally.set(`${day.year}-${day.month}`, (tally.get(`${day.year}-${day.month}`) ?? 0) + 1);
+  }
+  const [best] = [...tally].sort((a, b) => b[1] - a[1]);
+  if (!best || best[1] < 7) return undefined;
+  const [year = 0, month = 0] = best[0].split('-').map(Number);
+  return { year, month };
 }
 
 /** The calendar around a grid: the smallest ancestor that also holds its caption and navigation. */
@@ -56,7 +83,8 @@ function captionOf(calendar: Element): { year: number; month: number } | undefin
     const month = text.length < 40 ? parseMonth(text) : undefined;
     if (month) return month;
   }
-  return undefined;
+  // no caption a person can read as text (an image, icons): the month the grid's own days say they are in
+  return monthOfCells(calendar);
 }
 
 /** react-day-picker's captionLayout="dropdown" and the like: a select of 12 months and one of years. */

@@ -1,7 +1,6 @@
 import { isA } from '../dom/realm.js';
 import { contentText } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
-import { otherField } from './surfaces.js';
 
 /**
  * The values a multi-value widget shows, the way a person reads them: the chips (pills, tags) beside its box,
@@ -12,23 +11,6 @@ import { otherField } from './surfaces.js';
 /** A control that removes one value: a button, an element named or classed remove/delete. */
 const REMOVE =
   'button, [role=button], [aria-label*=remove i], [aria-label*=delete i], [class*=remove i], [class*=delete i]';
-
-/** How far up from the box the widget's own elements may be (control, value container, root). */
-const DEPTH = 5;
-
-/**
- * The widget around a box: the largest ancestor (a few levels up) that holds no other field, where a library
- * puts the chips, its hidden native select and its value text.
- */
-export function widgetRoot(box: Element): Element {
-  let root: Element = box;
-  for (let node = box.parentElement, depth = 0; node && depth < DEPTH; node = node.parentElement, depth++) {
-    if ([...node.querySelectorAll('*')].some((o) => otherField(o, box))) break;
-    if (node.matches('form, body, [role=dialog], [role=group][aria-labelledby], fieldset')) break;
-    root = node;
-  }
-  return root;
-}
 
 export interface Chip {
   text: string;
@@ -80,7 +62,7 @@ export function hiddenSelection(root: Element): string[] | undefined {
  */
 export function splitList(text: string): string[] {
   return normalize(text)
-    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+/)
+    .split(/(?<!\s)\s*,\s*(?:and\s+|or\s+)?|(?<!\s)\s+and\s+/)
     .map((part) => part.trim())
     .filter(Boolean);
 }

@@ -1,6 +1,7 @@
-import { isTextControl } from '../commands/values.js';
-import { clickSequence } from '../commands/events.js';
-import { chipsIn, hiddenSelection, splitList, widgetRoot } from './chips.js';
+import { isTextControl } from '../act/values.js';
+import { clickSequence } from '../act/events.js';
+import { chipsIn, hiddenSelection, splitList } from './chips.js';
+import { widgetRoot } from './field.js';
 import {
   chooseOption,
   closeOptions,
@@ -26,7 +27,13 @@ import {
 
 /** Whether the widget holds several values: it says so (aria-multiselectable), or shows them as chips. */
 export function isMultiChoice(combo: Element, list?: Element): boolean {
-  if (combo.getAttribute('aria-multiselectable') === 'true' || list?.getAttribute('aria-multiselectable') === 'true')
+  // it says so on itself or on its list (the listbox in the container it controls, once open)
+  const multi = '[role=listbox][aria-multiselectable=true]';
+  if (
+    combo.getAttribute('aria-multiselectable') === 'true' ||
+    list?.getAttribute('aria-multiselectable') === 'true' ||
+    list?.querySelector(multi)
+  )
     return true;
   const root = widgetRoot(combo);
   if (root.querySelector('select[multiple]')) return true;

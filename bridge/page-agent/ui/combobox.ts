@@ -1,11 +1,11 @@
 import { isA } from '../dom/realm.js';
-import { clickSequence } from '../commands/events.js';
-import { parseChord, press } from '../commands/keys.js';
-import { fireInput, isTextControl, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { parseChord, press } from '../act/keys.js';
+import { fireInput, isTextControl, setNativeValue } from '../act/values.js';
 import { isListboxButton } from '../dom/aria.js';
 import { isVisible, normalize } from '../dom/visible.js';
 import { settled } from '../dom/settle.js';
-import { widgetRoot } from './chips.js';
+import { widgetRoot } from './field.js';
 
 /**
  * Choosing options in composite widgets (role=combobox / listbox / option): MUI Select and Autocomplete, Radix
@@ -14,8 +14,15 @@ import { widgetRoot } from './chips.js';
  * is read back by the caller after the app re-rendered.
  */
 
-/** The widget did not offer the option: nothing was chosen. */
-export class OptionError extends Error {}
+/** The widget did not offer the option: nothing was chosen. `options` are the labels it offered, when it showed a list. */
+export class OptionError extends Error {
+  constructor(
+    message: string,
+    readonly options?: string[],
+  ) {
+    super(message);
+  }
+}
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 16)));
 
@@ -35,6 +42,11 @@ function byIds(el: Element, attr: string): Element[] {
     .filter(Boolean)
     .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
     .filter((found): found is HTMLElement => Boolean(found));
+}
+
+/** What the widget names as its popup (aria-controls, aria-owns): the list, or a container that holds it. */
+export function controlled(combo: Element): Element[] {
+  return [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')];
 }
 
 /** Has a box a person could press: not a 0 px accessibility copy (Ant Design keeps one per option). */
@@ -59,9 +71,11 @@ function showing(list: Element): boolean {
 /** The open list of options this widget controls, if it is showing. */
 function openList(combo: Element, before: Set<Element>): Element | undefined {
   if (combo.getAttribute('role') === 'listbox') return combo;
-  const linked = [...byIds(combo, 'aria-controls'), ...byIds(combo, 'aria-owns')];
+  const linked = controlled(combo);
   for (const target of linked) {
-    if (isVisible(target) && visibleOptions(target).length) return target;
+    // aria-controls may name a container (an overlay div) that holds the listbox: the list is the listbox in it
+    const list = target.matches('[role=listbox]') ? target : (target.querySelector('[role=listbox]') ?? target);
+    if (isVisible(list) && visibleOptions(list).length) return list;
   }
   // Ant Design links its input to a 0 px accessibility copy of the list (`<id>_list`) inside the visual dropdown
   const copy = combo.id ? combo.ownerDocument.getElementById(`${combo.id}_list`) : null;
@@ -109,8 +123,17 @@ export function match(options: Element[], wanted: string): Element | undefined {
   );
 }
 
+const DIALOGS = 'dialog, [role=dialog], [role=alertdialog], [aria-modal=true]';
+
 /** Escape, then a moment for the list to go (its aria-expanded, or the list itself), so the next press opens it. */
 async function close(combo: Element): Promise<void> {
+  // a button that opened a list inside a dialog closes it with a second press, as a person would: Escape there
+  // often reaches the dialog too and closes it with the list (Headless UI)
+  if (isListboxButton(combo) && combo.closest(DIALOGS) && combo.getAttribute('aria-expanded') === 'true') {
+    clickSequence(combo);
+    for (let waited = 0; waited < 300 && combo.getAttribute('aria-expanded') === 'true'; waited += 16) await frame();
+    if (combo.getAttribute('aria-expanded') !== 'true') return;
+  }
   // Escape where the widget listens: the focused option or box, else the combobox itself (focus may be on body)
   const active = combo.ownerDocument.activeElement;
   const list = openList(combo, new Set());
@@ -154,6 +177,15 @@ export async function openOptions(
     press(combo, parseChord('ArrowDown'));
     list = await waitForList(combo, before, 800);
   }
+  if (!list && typed) {
+    // and some open only on what is typed, key by key: the first letter of the filter, as a person starts typing
+    const first = (filter ?? '').charAt(0);
+    if (first) {
+      setNativeValue(combo, '');
+      press(combo, parseChord(first));
+      list = await waitForList(combo, before, 800);
+    }
+  }
   if (!list) throw new OptionError(`${what} did not open a list of options when pressed`);
   // a list that has just appeared may still be wiring itself up (Angular Material's autocomplete listens to its
   // options only once the panel has rendered): let it settle before an option is pressed
@@ -179,6 +211,7 @@ export function noSuchOption(what: string, wanted: string, options: Element[]): 
   const offered = options.slice(0, 30).map((o) => JSON.stringify(optionText(o)));
   return new OptionError(
     `${what} offers no option ${JSON.stringify(wanted)}; options: ${offered.join(', ') || 'none'}${options.length > 30 ? ' …' : ''}`,
+    options.slice(0, 30).map(optionText),
   );
 }
 

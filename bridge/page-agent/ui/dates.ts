@@ -72,9 +72,16 @@ function monthOf(word: string, names: string[][]): number | undefined {
   return index >= 0 ? index + 1 : undefined;
 }
 
-/** The day a text names, if it names exactly one; undefined for anything else (a placeholder, a range). */
-export function parseDay(text: string, locale = pageLocale()): Day | undefined {
-  const t = text.trim();
+/**
+ * The day a text names, if it names exactly one; undefined for anything else (a placeholder, a range). Numeric
+ * dates are read in `first`'s order (a field's own format), else the page's; a date that is only valid the other
+ * way round ("15.03.2027" on an en-US page) is read that way.
+ */
+export function parseDay(text: string, locale = pageLocale(), first?: 'day' | 'month'): Day | undefined {
+  const t = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([/.\-]) ?/g, '$1');
   if (!t) return undefined;
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s].*)?$/.exec(t);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
@@ -83,7 +90,8 @@ export function parseDay(text: string, locale = pageLocale()): Day | undefined {
     const [a, b, c] = [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])];
     if ((numeric[1] ?? '').length === 4) return valid(a, b, c);
     if ((numeric[3] ?? '').length !== 4) return undefined;
-    return dayFirst(locale) ? valid(c, b, a) : valid(c, a, b);
+    const dayThenMonth = first ? first === 'day' : dayFirst(locale);
+    return dayThenMonth ? (valid(c, b, a) ?? valid(c, a, b)) : (valid(c, a, b) ?? valid(c, b, a));
   }
   // words: a month name, a day number (1st, 2nd), a four-digit year, anything else (a weekday) ignored
   const names = monthNames(locale);
@@ -145,6 +153,26 @@ export function formatLike(placeholder: string, d: Day): string | undefined {
   };
   const tokens = [match[1], match[3], match[4]].map((t) => part(t ?? ''));
   return tokens.join(match[2] ?? '/');
+}
+
+/** A date format written in a text ("Format: MM/DD/YYYY", "dd.mm.yyyy"), as formatLike takes it. */
+export function formatIn(text: string): string | undefined {
+  return /\b(?:d{1,2}|m{1,2}|y{4})([/.\-])(?:d{1,2}|m{1,2}|y{2,4})\1(?:d{1,2}|m{1,2}|y{2,4})\b/i.exec(text)?.[0];
+}
+
+/**
+ * The format an input's pattern asks for (`\d{2}/\d{2}/\d{4}`, `[0-9]{4}-[0-9]{2}-[0-9]{2}`): its separator and
+ * where the year goes; day and month in the page's own order.
+ */
+export function formatOfPattern(pattern: string, locale = pageLocale()): string | undefined {
+  const part = String.raw`(?:\\d|\[0-9\])\{(\d)\}`;
+  const match = new RegExp(`^\\^?${part}\\\\?([/.\\-])${part}\\\\?\\2${part}\\$?$`).exec(pattern.trim());
+  if (!match) return undefined;
+  const [a, separator = '/', b, c] = [Number(match[1]), match[2], Number(match[3]), Number(match[4])];
+  if (a === 4 && b === 2 && c === 2) return ['yyyy', 'mm', 'dd'].join(separator);
+  if (a === 2 && b === 2 && c === 4)
+    return (dayFirst(locale) ? ['dd', 'mm', 'yyyy'] : ['mm', 'dd', 'yyyy']).join(separator);
+  return undefined;
 }
 
 /** The day in the page's own numeric format ("03/15/2027" in en-US), for a text box with no format hint. */

@@ -1,17 +1,18 @@
 import { isA } from '../dom/realm.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
 import type { UiFillResult } from '../../protocol/snapshot.js';
-import { clickSequence } from '../commands/events.js';
-import { label as describe } from '../commands/input.js';
+import { clickSequence } from '../act/events.js';
+import { label as describe } from '../dom/describe.js';
 import { nameOf, roleOf } from '../dom/aria.js';
 import { isRef } from '../dom/refs.js';
-import { stableSelectorFor } from '../dom/selector.js';
+import { selectorFor, stableSelectorFor } from '../dom/selector.js';
 import { findAll, resolveTarget } from '../dom/targets.js';
 import { isDisabled, isVisible } from '../dom/visible.js';
 import { clean, kept, type Shown } from './readback.js';
 import { fieldValue } from './scan.js';
 import { NotTaken, setField, type Value, type Wanted } from './set-field.js';
-import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { fieldLabel } from './field.js';
+import { buttonsIn, frameDocuments, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 function findScope(dialog: string | undefined): Element | Document {
   const dialogs = openDialogs();
@@ -52,6 +53,18 @@ function findField(key: string, fields: Element[]): Element | undefined {
     fields.find((el) => isA(el, HTMLInputElement) && el.type === 'radio' && clean(optionLabel(el)) === wanted) ??
     fields.find((el) => keys(el).some((k) => k.includes(wanted)))
   );
+}
+
+const REPLACED =
+  'the app replaced this field while the form was filled and nothing stands in its place; call self_ui to see it now';
+
+/** The field a key names now, after a re-render replaced the element (a ref to it is then refused: none). */
+function refound(key: string, scope: Element | Document): Element | undefined {
+  try {
+    return findField(key, fieldsIn(scope));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A password is never echoed back. */
@@ -140,7 +153,8 @@ function offered(plan: Plan): string {
  * value does not stop the others); then focus leaves the last field, the app re-renders, and each field is read
  * back the way a person sees it. A key with no field, a field the widget did not take and a value the app did
  * not keep are each under notFilled with what the page shows or offers instead — and then the button is not
- * pressed. The button is pressed only when every field was filled and kept.
+ * pressed, unless the agent asked for it anyway (pressAnyway); by default it is pressed only when every field was
+ * filled and kept. A second call with only the fields under notFilled finishes the form.
  */
 export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResult> {
   const plan = locate(args);
@@ -152,12 +166,33 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
     shows: '',
     reason: offered(plan),
   }));
-  for (const [key, el, value] of plan.found) {
+  const places = new Map(plan.found.map(([key, el]) => [key, { doc: el.ownerDocument, path: selectorFor(el) }]));
+  /** the element a key names now: a re-render may have put another in its place (never a detached one) */
+  const current = (key: string, el: Element): Element | undefined => {
+    if (el.isConnected) return el;
+    const again = isRef(key) ? undefined : refound(key, scope);
+    if (again) return again;
+    const place = places.get(key);
+    const there = place ? place.doc.querySelector(place.path) : null;
+    return there && there.localName === el.localName ? there : undefined;
+  };
+  for (const [key, found, value] of plan.found) {
+    const el = current(key, found);
+    if (!el) {
+      notFilled.push({ field: key, wanted: value, shows: '', reason: REPLACED });
+      continue;
+    }
     try {
       expected.push({ key, el, value, wanted: await setField(el, value, plan.fields) });
     } catch (error) {
       if (!(error instanceof NotTaken)) throw error;
-      notFilled.push({ field: key, wanted: value, shows: masked(el, fieldValue(el)), reason: error.message });
+      notFilled.push({
+        field: key,
+        wanted: value,
+        shows: masked(el, fieldValue(el)),
+        reason: error.message,
+        ...(error.options ? { options: error.options } : {}),
+      });
     }
     await frame();
   }
@@ -168,8 +203,12 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   await frame();
   const filled: UiFillResult['filled'] = [];
   for (const { key, el, wanted, value } of expected) {
-    // a re-render may have replaced the element: read the field the key names now
-    const now = el.isConnected ? el : (findField(key, fieldsIn(scope)) ?? el);
+    // a re-render may have replaced the element: read the field the key names now, never the detached one
+    const now = current(key, el);
+    if (!now) {
+      notFilled.push({ field: key, wanted: value, shows: '', reason: REPLACED });
+      continue;
+    }
     const shows = heldValue(now);
     if (kept(wanted.want, shows, wanted.how)) {
       const selector = stableSelectorFor(now);
@@ -188,8 +227,12 @@ export async function fill(args: PageCommandArgs<'UI.fill'>): Promise<UiFillResu
   const result: UiFillResult = { scope: scopeName(scope), filled };
   if (notFilled.length) {
     result.notFilled = notFilled;
-    if (args.button) result.note = `${JSON.stringify(args.button)} was not pressed because some fields were not filled`;
-    return result;
+    if (args.button && !args.pressAnyway) {
+      result.note = `${JSON.stringify(args.button)} was not pressed because some fields were not filled`;
+      return result;
+    }
+    if (args.button)
+      result.note = `${JSON.stringify(args.button)} was pressed although some fields were not filled (pressAnyway)`;
   }
   if (args.button) {
     const button = await findButton(args.button, scope);

@@ -1,7 +1,8 @@
 import { isA } from '../dom/realm.js';
-import { isListboxButton, labelText, roleOf } from '../dom/aria.js';
-import { isTextControl } from '../commands/values.js';
+import { isListboxButton, labelledFromOutside, labelText, roleOf } from '../dom/aria.js';
+import { isTextControl } from '../act/values.js';
 import { isVisible } from '../dom/visible.js';
+import { formatIn, formatOfPattern } from './dates.js';
 
 /**
  * Widgets by their pattern, whatever library drew them: what makes an element a date field, a date picker
@@ -20,15 +21,7 @@ export function isPickerButton(el: Element): boolean {
   if (el.getAttribute('role') === 'combobox' || isListboxButton(el)) return false;
   if (!(isA(el, HTMLButtonElement) || el.getAttribute('role') === 'button')) return false;
   // its name comes from a label outside it (label[for], aria-labelledby), not only from its own text
-  return Boolean((el as HTMLButtonElement).labels?.length) || labelledFromOutside(el);
-}
-
-function labelledFromOutside(el: Element): boolean {
-  const ids = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
-  return ids.some((id) => {
-    const label = el.ownerDocument.getElementById(id);
-    return Boolean(label && !el.contains(label));
-  });
+  return labelledFromOutside(el);
 }
 
 /** A radio group whose options are ARIA radios (Radix, shadcn), not native inputs grouped by name. */
@@ -72,10 +65,28 @@ export function calendarTrigger(input: Element): Element | undefined {
   return undefined;
 }
 
-/** Whether a text box takes a date: a calendar opens from it, or its label and placeholder say so. */
+/**
+ * The format a text box asks a day in, where it says: its placeholder ("MM/DD/YYYY"), its pattern
+ * (`\d{2}.\d{2}.\d{4}`), or a hint it is described by ("Format: DD.MM.YYYY").
+ */
+export function dateFormatOf(el: Element): string | undefined {
+  const placeholder = formatIn(el.getAttribute('placeholder') ?? '');
+  if (placeholder) return placeholder;
+  const pattern = el.getAttribute('pattern');
+  const fromPattern = pattern ? formatOfPattern(pattern) : undefined;
+  if (fromPattern) return fromPattern;
+  const hint = (el.getAttribute('aria-describedby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '')
+    .join(' ');
+  return formatIn(hint);
+}
+
+/** Whether a text box takes a date: a calendar opens from it, its label and placeholder say so, or it names a format. */
 export function isDateText(el: Element, label: string): boolean {
   if (!isTextControl(el) || isA(el, HTMLTextAreaElement)) return false;
-  if (calendarTrigger(el)) return true;
+  if (calendarTrigger(el) || dateFormatOf(el)) return true;
   const hint = `${label} ${el.getAttribute('placeholder') ?? ''}`;
   return /\b(date|birthday|dd[/.-]mm|mm[/.-]dd|yyyy)\b/i.test(hint);
 }

@@ -1,4 +1,4 @@
-import { clickSequence } from '../commands/events.js';
+import { clickSequence } from '../act/events.js';
 import { isVisible } from '../dom/visible.js';
 import { clean } from './readback.js';
 import { optionLabel } from './labels.js';

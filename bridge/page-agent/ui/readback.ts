@@ -11,7 +11,7 @@ export type Compare = 'text' | 'number' | 'date';
 /** Text as a person compares it: without case, runs of spaces, or a trailing colon or required-star. */
 export const clean = (text: string) =>
   normalize(text)
-    .replace(/[\s:*]+$/, '')
+    .replace(/(?<![\s:*])[\s:*]+$/, '')
     .toLowerCase();
 
 const sorted = (values: string[]) => values.map(clean).sort().join('|');

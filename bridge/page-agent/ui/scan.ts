@@ -7,15 +7,16 @@ import { stableSelectorFor } from '../dom/selector.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { shownChoices, isMultiChoice } from './choices.js';
 import { isComposite, shownChoice } from './combobox.js';
-import { dateText } from './date-field.js';
+import { dateText, isTimeGroup, timeText } from './date-field.js';
 import { isAriaRadioGroup, isDateGroup, isKeySpinbutton, isPickerButton, isSlider } from './kinds.js';
 import { generatedName } from './labels.js';
 import { radioGroupValue, radioOptions } from './radios.js';
-import { takesDate } from './set-field.js';
 import { sliderValue } from './slider.js';
-import { buttonsIn, frameDocuments, fieldLabel, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
+import { fieldLabel, takesDate } from './field.js';
+import { buttonsIn, frameDocuments, fieldsIn, openDialogs, optionLabel, surfaceTitle } from './surfaces.js';
 
 export function fieldType(el: Element): string {
+  if (isTimeGroup(el)) return 'time';
   if (takesDate(el)) return 'date';
   if (isSlider(el)) return 'slider';
   if (isAriaRadioGroup(el)) return 'radio';
@@ -32,6 +33,7 @@ export function fieldType(el: Element): string {
 
 /** What the field shows now: the value a person reads, after the app's own rendering. */
 export function fieldValue(el: Element): string | boolean | string[] {
+  if (isTimeGroup(el)) return timeText(el);
   if (isDateGroup(el) || isPickerButton(el)) return dateText(el);
   if (isSlider(el) || isKeySpinbutton(el)) return sliderValue(el);
   if (isAriaRadioGroup(el)) return radioGroupValue(el);

@@ -1,31 +1,49 @@
 import { isA } from '../dom/realm.js';
 import type { PageCommandArgs } from '../../protocol/commands.js';
-import { clickSequence } from '../commands/events.js';
-import { label as describe } from '../commands/input.js';
-import { fireChange, fireInput, isTextControl, setEditableText, setNativeValue } from '../commands/values.js';
+import { clickSequence } from '../act/events.js';
+import { label as describe } from '../dom/describe.js';
+import { fireChange, fireInput, isTextControl, setEditableText, setNativeValue } from '../act/values.js';
 import { roleOf } from '../dom/aria.js';
 import { isDisabled, isVisible, normalize } from '../dom/visible.js';
 import { chooseOptions, isMultiChoice } from './choices.js';
 import { isComposite, OptionError } from './combobox.js';
-import { DateFieldError, setDate } from './date-field.js';
+import { DateFieldError, isTimeGroup, setDate, setTime } from './date-field.js';
+import { isAriaRadioGroup, isKeySpinbutton, isSlider } from './kinds.js';
 import {
-  isAriaRadioGroup,
-  isDateGroup,
-  isDateText,
-  isKeySpinbutton,
-  isNativeDate,
-  isPickerButton,
-  isSlider,
-} from './kinds.js';
+  commitCell,
+  editorIn,
+  GridError,
+  isEditableCell,
+  openCellEditor,
+  setEditorSelect,
+  setEditorText,
+} from './grid.js';
+import { keyOnly, parseChord } from '../act/keys.js';
 import { chooseRadio, radioOptions } from './radios.js';
 import { clean, type Compare, type Shown } from './readback.js';
 import { setSlider, SliderError } from './slider.js';
-import { fieldLabel, optionLabel } from './surfaces.js';
+import { fieldLabel, takesDate } from './field.js';
+import { optionLabel } from './labels.js';
 
 export type Value = PageCommandArgs<'UI.fill'>['fields'][string];
 
-/** A field the widget did not take (no such option, it would not open): recorded, and the fill goes on. */
-export class NotTaken extends Error {}
+/**
+ * A field the widget did not take (no such option, it would not open): recorded with what it offers, and the fill
+ * goes on.
+ */
+export class NotTaken extends Error {
+  constructor(
+    message: string,
+    readonly options?: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** A NotTaken from an error of a widget, keeping the options an OptionError names. */
+function notTaken(error: unknown): NotTaken {
+  return new NotTaken((error as Error).message, error instanceof OptionError ? error.options : undefined);
+}
 
 /** What a field should show afterwards, and how to compare what it does show. */
 export interface Wanted {
@@ -54,9 +72,45 @@ function number(value: Value, what: string): number {
   return n;
 }
 
-/** Whether a field takes a day: a date input, a date group, a picker button or text box that says it does. */
-export function takesDate(el: Element): boolean {
-  return isNativeDate(el) || isDateGroup(el) || isPickerButton(el) || isDateText(el, fieldLabel(el));
+/**
+ * A grid cell: the control it always holds is set as a field; else its editor is opened, set without letting focus
+ * leave it, and kept with Enter. What the cell shows afterwards is compared with the value.
+ */
+async function editCell(cell: Element, value: Value, fields: Element[], what: string): Promise<Wanted> {
+  const held = editorIn(cell);
+  if (held) return setField(held, value, fields);
+  let editor: Element;
+  try {
+    editor = await openCellEditor(cell, what);
+  } catch (error) {
+    if (error instanceof GridError) throw new NotTaken(error.message);
+    throw error;
+  }
+  const text = one(value);
+  let want: Shown = text;
+  if (isA(editor, HTMLSelectElement)) {
+    const chosen = setEditorSelect(editor, text);
+    if (chosen === undefined) {
+      const options = [...editor.options].map((o) => normalize(o.text));
+      keyOnly(editor, parseChord('Escape'));
+      throw new NotTaken(
+        `no option ${JSON.stringify(value)} in ${what}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+        options,
+      );
+    }
+    want = chosen;
+  } else if (isComposite(editor)) {
+    try {
+      want = (await chooseOptions(editor, [text], what))[0] ?? text;
+    } catch (error) {
+      throw notTaken(error);
+    }
+  } else if (isTextControl(editor) || (isA(editor, HTMLElement) && editor.isContentEditable))
+    setEditorText(editor, text);
+  else return setField(editor, value, fields);
+  await commitCell(cell, editor);
+  const numeric = typeof value === 'number' || (isA(editor, HTMLInputElement) && editor.type === 'number');
+  return { want, how: numeric ? 'number' : 'text' };
 }
 
 async function composite(el: Element, value: Value, what: string): Promise<Wanted> {
@@ -65,15 +119,14 @@ async function composite(el: Element, value: Value, what: string): Promise<Wante
     try {
       return { want: await chooseOptions(el, Array.isArray(value) ? value : [String(value)], what), how: 'text' };
     } catch (error) {
-      throw new NotTaken((error as Error).message);
+      throw notTaken(error);
     }
   }
   try {
     return { want: (await chooseOptions(el, [String(value)], what))[0] ?? String(value), how: 'text' };
   } catch (error) {
     // a text combobox may take free text (freeSolo, an Autocomplete's suggestions): type it, the read-back decides
-    if (!(error instanceof OptionError) || !isTextControl(el) || el.readOnly)
-      throw new NotTaken((error as Error).message);
+    if (!(error instanceof OptionError) || !isTextControl(el) || el.readOnly) throw notTaken(error);
     el.focus();
     setNativeValue(el, String(value));
     fireInput(el, String(value));
@@ -89,10 +142,13 @@ function radio(el: HTMLInputElement, value: Value, fields: Element[]): Wanted {
     wanted === null
       ? el
       : group.find((f) => clean(optionLabel(f)) === wanted || clean((f as HTMLInputElement).value) === wanted);
-  if (!option)
+  if (!option) {
+    const options = group.map(optionLabel);
     throw new NotTaken(
-      `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${group.map((f) => JSON.stringify(optionLabel(f))).join(', ')}`,
+      `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+      options,
     );
+  }
   if (!(option as HTMLInputElement).checked) clickSequence(clickable(option));
   return { want: optionLabel(option), how: 'text' };
 }
@@ -100,10 +156,13 @@ function radio(el: HTMLInputElement, value: Value, fields: Element[]): Wanted {
 function select(el: HTMLSelectElement, value: Value): Wanted {
   const wanted = (Array.isArray(value) ? value : [String(value)]).map(clean);
   const matches = [...el.options].filter((o) => wanted.includes(clean(o.value)) || wanted.includes(clean(o.text)));
-  if (!matches.length)
+  if (!matches.length) {
+    const options = [...el.options].map((o) => normalize(o.text));
     throw new NotTaken(
-      `no option ${JSON.stringify(value)} in ${describe(el)}; options: ${[...el.options].map((o) => JSON.stringify(normalize(o.text))).join(', ')}`,
+      `no option ${JSON.stringify(value)} in ${describe(el)}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+      options,
     );
+  }
   if (el.multiple) for (const o of el.options) o.selected = matches.includes(o);
   else if (matches[0]) setNativeValue(el, matches[0].value);
   fireInput(el);
@@ -119,7 +178,11 @@ function select(el: HTMLSelectElement, value: Value): Wanted {
 export async function setField(el: Element, value: Value, fields: Element[]): Promise<Wanted> {
   const what = describe(el);
   if (isDisabled(el)) throw new NotTaken(`${what} is disabled`);
+  if (isEditableCell(el)) return editCell(el, value, fields, what);
   try {
+    // a time field of segments (hours, minutes): before the dates, as it is a group of segments too
+    if (typeof value !== 'boolean' && !Array.isArray(value) && isTimeGroup(el))
+      return { want: await setTime(el, String(value), what), how: 'text' };
     if (typeof value !== 'boolean' && !Array.isArray(value) && takesDate(el))
       return { want: await setDate(el, String(value), what), how: 'date' };
     if (isSlider(el) || isKeySpinbutton(el)) {
@@ -133,14 +196,13 @@ export async function setField(el: Element, value: Value, fields: Element[]): Pr
   }
   if (isAriaRadioGroup(el)) {
     const chosen = chooseRadio(el, one(value));
-    if (chosen === undefined)
+    if (chosen === undefined) {
+      const options = radioOptions(el);
       throw new NotTaken(
-        `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${radioOptions(
-          el,
-        )
-          .map((o) => JSON.stringify(o))
-          .join(', ')}`,
+        `no option ${JSON.stringify(value)} in radio group ${JSON.stringify(fieldLabel(el))}; options: ${options.map((o) => JSON.stringify(o)).join(', ')}`,
+        options,
       );
+    }
     return { want: chosen, how: 'text' };
   }
   if (isComposite(el)) return composite(el, value, what);

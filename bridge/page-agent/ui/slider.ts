@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
-import { parseChord, press } from '../commands/keys.js';
-import { fireChange, fireInput, setNativeValue } from '../commands/values.js';
+import { parseChord, press } from '../act/keys.js';
+import { fireChange, fireInput, setNativeValue } from '../act/values.js';
 
 /**
  * Sliders and spinbuttons that are not text boxes. A native range input takes its value through the native

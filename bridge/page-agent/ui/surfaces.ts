@@ -1,12 +1,12 @@
 import { isA } from '../dom/realm.js';
-import { isTextControl } from '../commands/values.js';
-import { dialogTitle, isListboxButton, labelText, roleOf } from '../dom/aria.js';
+import { isTextControl } from '../act/values.js';
+import { dialogTitle, isListboxButton, roleOf } from '../dom/aria.js';
 import { deepQueryAll } from '../dom/deep.js';
 import { isVisible, normalize } from '../dom/visible.js';
-import { chipsIn, widgetRoot } from './chips.js';
+import { chipsIn } from './chips.js';
+import { FIELD_SELECTOR, isWhole, widgetRoot } from './field.js';
 import { isComposite } from './combobox.js';
-import { isAriaRadioGroup, isDateGroup, isPickerButton } from './kinds.js';
-import { containerLabel, formItemLabel, groupLabel } from './labels.js';
+import { isAriaRadioGroup, isDateGroup } from './kinds.js';
 
 export { optionLabel } from './labels.js';
 
@@ -39,32 +39,6 @@ export function openDialogs(): Element[] {
   return found.filter((el) => !found.some((other) => other !== el && el.contains(other)));
 }
 
-const FIELD_SELECTOR = [
-  'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image])',
-  'select',
-  'textarea',
-  '[contenteditable=""]',
-  '[contenteditable=true]',
-  '[role=textbox]:not(input):not(textarea)',
-  '[role=checkbox]:not(input)',
-  '[role=switch]:not(input)',
-  '[role=radio]:not(input)',
-  '[role=slider]:not(input)',
-  '[role=spinbutton]:not(input)',
-  // composite widgets: MUI/Radix/Ant selects are a role=combobox element, lists a role=listbox, a Headless UI
-  // Listbox a button that pops up a listbox
-  '[role=combobox]:not(input)',
-  'button[aria-haspopup=listbox]:not([role])',
-  '[role=button][aria-haspopup=listbox]',
-  '[role=listbox]:not(select)',
-  // wholes made of parts: a date field of segments, a radio group of ARIA radios, a date picker's button
-  '[role=group]',
-  '[role=radiogroup]',
-  'button[aria-haspopup=dialog]',
-  'button[aria-haspopup=grid]',
-  '[role=button][aria-haspopup=dialog]',
-].join(', ');
-
 const BUTTON_SELECTOR = 'button, input[type=submit], input[type=button], input[type=reset], [role=button]';
 
 function inScope(scope: Element | Document, selector: string): Element[] {
@@ -93,19 +67,6 @@ function shown(el: Element): boolean {
   if (isVisible(el)) return true;
   const labels = (el as HTMLInputElement).labels;
   return Boolean(labels && [...labels].some(isVisible));
-}
-
-/** Groups and popup buttons are matched broadly by the selector: only these patterns are fields. */
-function isWhole(el: Element): boolean {
-  const role = el.getAttribute('role');
-  if (role === 'group') return isDateGroup(el);
-  if (role === 'radiogroup') return isAriaRadioGroup(el);
-  const popup = el.getAttribute('aria-haspopup');
-  // a button that opens a dialog is a field only as a date picker's (or another picker's) button; a text box
-  // that opens one (Angular Material's datepicker input) is a text box
-  const button = el.localName === 'button' || role === 'button';
-  if (button && (popup === 'dialog' || popup === 'grid') && role !== 'combobox') return isPickerButton(el);
-  return true;
 }
 
 /** The button of a text combobox that only opens its list (React Aria's "Show suggestions"): part of it. */
@@ -155,50 +116,6 @@ export function buttonsIn(scope: Element | Document): Element[] {
 function inWhole(el: Element): boolean {
   const group = el.closest('[role=group], [role=radiogroup]');
   return Boolean(group && (isDateGroup(group) || isAriaRadioGroup(group)));
-}
-
-/**
- * Another field beside `box`, whatever is aria-hidden at the moment (a modal menu hides the dialog it opened
- * in), but not a library's hidden shadow input next to a widget (MUI Select's native input, React Aria's select).
- */
-export function otherField(o: Element, box: Element): boolean {
-  if (o === box || box.contains(o) || !o.matches(FIELD_SELECTOR) || !isWhole(o)) return false;
-  const hidden = o.closest('[aria-hidden=true], [inert]');
-  if (hidden && !hidden.contains(box)) return false;
-  return (
-    isVisible(o) ||
-    Boolean((o as HTMLInputElement).labels && [...((o as HTMLInputElement).labels ?? [])].some(isVisible))
-  );
-}
-
-/** The text a person reads beside a field: label, aria-label, placeholder, legend of its group, name. */
-export function fieldLabel(el: Element): string {
-  // a radio button's own label names one option; the group is named by its legend or radiogroup
-  if (isA(el, HTMLInputElement) && el.type === 'radio') {
-    const group = el.closest('[role=radiogroup]');
-    const groupName = group ? groupLabel(group) || containerLabel(group, (o) => otherField(o, group)) : '';
-    if (groupName) return groupName;
-    const legend = el.closest('fieldset')?.querySelector('legend');
-    if (legend) return normalize(legend.textContent);
-    const item = formItemLabel(el);
-    if (item) return item;
-    if (el.name) return el.name;
-  }
-  if (isAriaRadioGroup(el) || isDateGroup(el)) {
-    const own = groupLabel(el) || formItemLabel(el) || containerLabel(el, (o) => otherField(o, el));
-    if (own) return own;
-  }
-  const label = labelText(el);
-  if (label) return label;
-  const item = formItemLabel(el);
-  if (item) return item;
-  const placeholder = el.getAttribute('placeholder');
-  if (placeholder) return normalize(placeholder);
-  const title = el.getAttribute('title');
-  if (title) return normalize(title);
-  const beside = containerLabel(el, (o) => otherField(o, el));
-  if (beside) return beside;
-  return el.getAttribute('name') ?? el.id ?? '';
 }
 
 export function surfaceTitle(el: Element): string {

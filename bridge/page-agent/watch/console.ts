@@ -1,6 +1,6 @@
 import { isA } from '../dom/realm.js';
 import type { LogEntry } from '../../protocol/page.js';
-import { describeElement } from '../json.js';
+import { describeElement } from '../dom/json.js';
 import { cut, type Batcher } from './batch.js';
 import { noteRaised } from './raised.js';
 import { mapStack, withoutAgentFrames } from './stacks.js';

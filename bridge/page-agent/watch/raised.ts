@@ -1,7 +1,7 @@
 import type { Raised } from '../../protocol/snapshot.js';
-import { departure } from '../departure.js';
+import { departure } from './departure.js';
 import { settled } from '../dom/settle.js';
-import { mapToSource } from '../human/sourcemap.js';
+import { mapToSource } from './sourcemap.js';
 import { local, mapStack } from './stacks.js';
 
 /**
@@ -20,7 +20,9 @@ interface Pending {
 
 const captures = new Set<Pending[]>();
 
-const FRAME = /((?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)|(\/[^\s():]+):(\d+):(\d+)/;
+// a frame's location starts a word (after a space, "(" or Firefox's "@"): tried there only, so a line of slashes or
+// URLs is read in one pass, not once per character
+const FRAME = /(?<![^\s(@])((?:https?|file):\/\/[^\s()]+?):(\d+):(\d+)|(?<![^\s(@])(\/[^\s():]+):(\d+):(\d+)/;
 
 /** The first frame of a mapped stack that is app code (not a dependency, not the agent): `file:line:column`. */
 function firstAppFrame(stack: string): string | undefined {

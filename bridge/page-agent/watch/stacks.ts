@@ -1,4 +1,4 @@
-import { mapToSource } from '../human/sourcemap.js';
+import { mapToSource } from './sourcemap.js';
 
 /**
  * Stacks as the developer reads them: the page agent's own frames removed (its console wrapper is not where
@@ -16,7 +16,7 @@ function isAgentFrame(line: string): boolean {
 export function local(file: string, root: string | undefined): string {
   if (file.startsWith('/@fs/')) return file.slice(4);
   if (!root || (file.startsWith('/') && file.startsWith(root))) return file;
-  return `${root.replace(/[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
+  return `${root.replace(/(?<![\\/])[\\/]+$/, '')}/${file.replace(/^\/+/, '')}`;
 }
 
 function sameOrigin(url: string): boolean {

@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { AnswerBody } from '../../../bridge/protocol/index.js';
 import { useDraft, type Draft, type DraftChange } from '../drafts.js';
@@ -20,6 +21,11 @@ import { agentStyle } from '../agent-colour.js';
 import { t, useT } from '../i18n/index.js';
 import { ImageTray } from '../images/ImageTray.js';
 import { useImages } from '../images/useImages.js';
+import { MOVED_MS } from './motion.js';
+import type { AutoAnswer } from './auto-answer.js';
+import { AutoAnswerBar } from './AutoAnswerBar.js';
+import { promptOf } from './said.js';
+import { cardField } from './focus.js';
 
 /** A card answers the keyboard only after it has been on screen this long: time to read what it asks. */
 export const SETTLE_MS = 1000;
@@ -38,6 +44,12 @@ export interface AskCardProps {
   settleMs?: number;
   /** the window has no bridge: nothing can be sent; what the human types is kept */
   offline?: boolean;
+  /** how long ago the card last moved on screen by itself (a click sooner than MOVED_MS after is held) */
+  movedAgo?(askId: string): number;
+  /** ↑ ↓ on the focused card: the previous or next card takes the keys */
+  onMove?(step: number): void;
+  /** the opt-in auto-answer this card gives if nobody touches it */
+  autoRule?: AutoAnswer | undefined;
 }
 
 /** The fields of a card quick replies can go into. */
@@ -77,6 +89,9 @@ export function AskCard({
   onActivate,
   settleMs = SETTLE_MS,
   offline = false,
+  movedAgo,
+  onMove,
+  autoRule,
 }: AskCardProps) {
   const words = useT().cards;
   const [draft, saveDraft] = useDraft(ask.askId);
@@ -84,6 +99,8 @@ export function AskCard({
   const [typed, setTyped] = useState('');
   const [filter, setFilter] = useState('');
   const [quick, setQuick] = useState<QuickField>();
+  // any touch of the card (a key, a click, a change to its draft) calls off its auto-answer
+  const [touched, setTouched] = useState(false);
   const card = useRef<HTMLElement>(null);
   const shownAt = useRef(performance.now());
   const settled = useSettled(settleMs);
@@ -98,6 +115,7 @@ export function AskCard({
 
   // any change to the draft clears the last complaint: it was about what the draft used to be
   const update = (change: DraftChange) => {
+    setTouched(true);
     saveDraft(change);
     setState((current) => (current.error ? { busy: current.busy } : current));
   };
@@ -111,7 +129,7 @@ export function AskCard({
       await send(body);
       setState({ busy: true });
     } catch (error) {
-      setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
+      setState({ busy: false, error: sayFailure(error) });
     }
   };
   const answer = (current: Draft = draft) => {
@@ -126,7 +144,7 @@ export function AskCard({
       await send({ askId: ask.askId, action: ask.paused ? 'resume' : 'pause' });
       setState((current) => ({ busy: current.busy }));
     } catch (error) {
-      setState({ busy: false, error: error instanceof Error ? error.message : String(error) });
+      setState({ busy: false, error: sayFailure(error) });
     }
   };
 
@@ -210,11 +228,29 @@ export function AskCard({
       event.preventDefault();
       return setQuick(field);
     }
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    // Ctrl+Enter (⌘↵) answers from any field of the card, a multi-line one too (as mcp-feedback-enhanced)
+    const modEnter = (event.ctrlKey || event.metaKey) && !event.altKey && event.key === 'Enter';
+    if (!modEnter && (event.ctrlKey || event.metaKey || event.altKey)) return;
     const typing = isTyping(event.target);
+    const onCard = event.target === card.current;
+    if (onCard && (event.key === 'ArrowDown' || event.key === 'ArrowUp') && onMove) {
+      event.preventDefault();
+      return onMove(event.key === 'ArrowDown' ? 1 : -1);
+    }
+    // on a focused input card, what the human types is the answer: the field takes the focus and the letter
+    if (onCard && ask.kind === 'user_input' && !draft.rejecting && event.key.length === 1 && !modEnter) {
+      cardField(card.current)?.focus();
+      return;
+    }
     const acts = ['Escape', 'Enter'].includes(event.key) || (!typing && CARD_LETTER.test(event.key));
     if (!acts || (event.key === 'Enter' && event.shiftKey)) return;
-    if (event.key === 'Enter' && event.target instanceof HTMLElement && event.target.closest('[data-action]')) return;
+    if (
+      event.key === 'Enter' &&
+      !modEnter &&
+      event.target instanceof HTMLElement &&
+      event.target.closest('[data-action]')
+    )
+      return;
     event.preventDefault();
     // keys act only on what the human can see: a card scrolled away is brought back first, and nothing happens
     if (card.current && !isOnScreen(card.current)) {
@@ -222,6 +258,8 @@ export function AskCard({
       return complain(t().problems.outOfView);
     }
     if (event.key === 'Escape') {
+      // a page command has one way to say no: its Deny button
+      if (explicitOnly) return complain(t().problems.buttonsOnly);
       finishNumber();
       update({ rejecting: !draft.rejecting });
       return;
@@ -267,6 +305,20 @@ export function AskCard({
 
   const immediate = ask.kind !== 'user_choose';
   const answerable = ask.kind !== 'user_pick_element' && !explicitOnly;
+  // one primary action per card: a confirm or presence answers with its option buttons, so it has no Answer button
+  const answerButton = ask.kind === 'user_choose' || ask.kind === 'user_input';
+  const pauseButton = (
+    <button
+      type="button"
+      className="button ghost small pause-button"
+      data-action
+      disabled={offline}
+      onClick={() => void togglePause()}
+      title={ask.paused ? words.resumeTitle : words.pauseTitle}
+    >
+      {ask.paused ? words.resume : words.pause}
+    </button>
+  );
   return (
     <article
       className={`card kind-${ask.kind}${ask.paused ? ' is-paused' : ''}${active ? ' is-active' : ''}${offline ? ' is-offline' : ''}${ask.async ? ' is-async' : ' is-sync'}`}
@@ -278,7 +330,19 @@ export function AskCard({
       ref={card}
       tabIndex={0}
       onFocus={onActivate}
-      onKeyDown={(e: ReactKeyboardEvent) => onKey(e)}
+      onKeyDown={(e: ReactKeyboardEvent) => {
+        setTouched(true);
+        onKey(e);
+      }}
+      onPointerDown={() => setTouched(true)}
+      onClickCapture={(e) => {
+        // a click on a card that just moved under the pointer is held, as a key is on a card that just arrived
+        const button = e.target instanceof Element ? e.target.closest('button') : null;
+        if (!button || !movedAgo || movedAgo(ask.askId) >= MOVED_MS) return;
+        e.preventDefault();
+        e.stopPropagation();
+        complain(t().problems.justMoved);
+      }}
       {...(answerable ? { onPaste: pictures.onPaste, onDragOver: pictures.onDragOver, onDrop: pictures.onDrop } : {})}
     >
       <header className="card-head">
@@ -295,18 +359,16 @@ export function AskCard({
           </span>
         )}
         <Countdown ask={ask} offline={offline} />
-        <button
-          type="button"
-          className="button ghost small"
-          data-action
-          disabled={offline}
-          onClick={() => void togglePause()}
-          title={ask.paused ? words.resumeTitle : words.pauseTitle}
-        >
-          {ask.paused ? words.resume : words.pause}
-        </button>
       </header>
-      <Prompt text={ask.prompt} />
+      <Prompt text={promptOf(ask)} />
+      {autoRule && !touched && !offline && !ask.paused && (
+        <AutoAnswerBar
+          ask={ask}
+          auto={autoRule}
+          onCancel={() => setTouched(true)}
+          onDue={() => void submit({ askId: ask.askId, action: 'answer', value: autoRule.value })}
+        />
+      )}
 
       {ask.kind === 'page_command' && ask.command && <CommandView cmd={ask.command.cmd} args={ask.command.args} />}
       {ask.kind === 'user_pick_element' && <p className="muted">{words.pickElement}</p>}
@@ -375,10 +437,12 @@ export function AskCard({
         <div className="card-actions">
           <CardHint explicitOnly={explicitOnly} options={options.length} many={many} answerable={answerable} />
           {quickField(null) && <QuickButton onClick={() => setQuick(quickField(null))} />}
-          <button type="button" className="button ghost" data-action onClick={() => update({ rejecting: true })}>
-            {words.rejectOpen}
-          </button>
-          {answerable && (
+          {!explicitOnly && (
+            <button type="button" className="button ghost" data-action onClick={() => update({ rejecting: true })}>
+              {words.rejectOpen}
+            </button>
+          )}
+          {answerButton && (
             <button
               type="button"
               className="button primary"
@@ -389,6 +453,7 @@ export function AskCard({
               {words.answer}
             </button>
           )}
+          {pauseButton}
         </div>
       )}
       {draft.rejecting && quickMenu('reason')}

@@ -5,7 +5,7 @@ export function CardHint(props: { explicitOnly: boolean; options: number; many: 
   const words = useT().cards.hint;
   const { explicitOnly, options, many, answerable } = props;
   return (
-    <span className="hint">
+    <span className="hint keys-hint" aria-hidden>
       {explicitOnly ? (
         <>{words.explicit} · </>
       ) : (

@@ -61,7 +61,7 @@ export function Choices(props: ChoicesProps) {
             {...(immediate ? { 'data-action': true } : {})}
             onClick={() => onChoose(option)}
           >
-            {keys && <kbd>{number}</kbd>}
+            {keys && <kbd aria-hidden>{number}</kbd>}
             {ask.kind === 'user_choose' && ask.multiple && (
               <span className="check" aria-hidden>
                 {picked.includes(option.key) ? '☑' : '☐'}

@@ -27,10 +27,17 @@ export function Countdown({ ask, offline = false }: { ask: OpenAsk; offline?: bo
         aria-valuemin={0}
         aria-valuemax={Math.round(ask.totalMs / 1000)}
         aria-valuenow={Math.ceil(remaining / 1000)}
+        aria-valuetext={
+          offline
+            ? words.offlineTime
+            : ask.paused
+              ? words.paused(formatRemaining(remaining))
+              : words.timeLeftText(formatRemaining(remaining))
+        }
       >
         <div className="countdown-fill" style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
       </div>
-      <span className="countdown-time" data-testid="countdown">
+      <span className="countdown-time" data-testid="countdown" aria-hidden>
         {offline
           ? words.offlineTime
           : ask.paused

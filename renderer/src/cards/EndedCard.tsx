@@ -8,6 +8,8 @@ import { t, useT } from '../i18n/index.js';
 import { kindLabel } from './options.js';
 import { splitQuestion } from './Prompt.js';
 import { outcomeDetails, outcomeLabel } from './outcome.js';
+import { CommandView } from './CommandView.js';
+import { promptOf } from './said.js';
 
 /** How long an ended card stays on screen with its outcome before it goes (History keeps it). */
 export const LINGER_MS = 8000;
@@ -23,20 +25,32 @@ export function unsentDraft(ask: OpenAsk, draft: Draft): string {
 }
 
 /**
- * A card whose ask ended: it says how and who decided, then goes to History after a moment. A draft the human
- * had not sent is shown (with Copy) and keeps the card until they dismiss it, so nothing typed vanishes.
+ * A card whose ask ended: it says how and who decided (and, for a page command, what was allowed or denied), then
+ * goes to History after a moment. It keeps the height of the card it was, so nothing below it moves; the list lets
+ * it go only when that moves nothing under the human's hand (Cards). A draft the human had not sent is shown (with
+ * Copy) and keeps the card until they dismiss it, so nothing typed vanishes.
  */
 export function EndedCard({
   ask,
   pageLabel,
   record,
+  minHeight,
+  waiting = false,
   onGone,
+  onDismiss,
 }: {
   ask: OpenAsk;
   pageLabel?: PageLabel | undefined;
   /** how History says it ended, for an ask that ended while this window was not connected */
   record?: AskEnd;
+  /** the height of the open card it replaces */
+  minHeight?: number | undefined;
+  /** its moment is over: it leaves as soon as that moves nothing under the human's hand */
+  waiting?: boolean;
+  /** its moment is over */
   onGone(): void;
+  /** the human dismissed it (with its unsent draft) */
+  onDismiss(): void;
 }) {
   const words = useT().ended;
   const ended = ask.ended && !ask.ended.outcome && record ? { ...ask.ended, outcome: record } : ask.ended;
@@ -63,13 +77,16 @@ export function EndedCard({
       aria-label={words.label(kindLabel(ask.kind), ask.agentId, label)}
       data-ask-id={ask.askId}
       data-outcome={end?.status ?? 'unknown'}
+      data-waiting={waiting || undefined}
+      style={minHeight ? { minHeight } : undefined}
     >
       <header className="card-head">
         <span className="kind-badge">{kindLabel(ask.kind)}</span>
         <CardSource agentId={ask.agentId} page={pageLabel} />
         <span className={`outcome-chip tone-${tone}`}>{label}</span>
       </header>
-      <Markdown text={splitQuestion(ask.prompt).question || ask.prompt} className="ended-prompt" />
+      <Markdown text={splitQuestion(promptOf(ask)).question || promptOf(ask)} className="ended-prompt" />
+      {ask.kind === 'page_command' && ask.command && <CommandView cmd={ask.command.cmd} args={ask.command.args} />}
       <p className="ended-detail muted">
         {(end ? outcomeDetails(ask.kind, end, here) : [words.goneDetail]).join(' · ')}
       </p>
@@ -95,7 +112,7 @@ export function EndedCard({
               className="button ghost small"
               onClick={() => {
                 dropDraft(ask.askId);
-                onGone();
+                onDismiss();
               }}
             >
               {words.dismiss}

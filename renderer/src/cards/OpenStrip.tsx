@@ -40,7 +40,7 @@ export function OpenStrip({ asks, active }: { asks: readonly OpenAsk[]; active?:
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key.toLowerCase() !== 'j' || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.defaultPrevented || isTyping(event.target)) return;
+      if (event.defaultPrevented || isTyping(event.target) || document.querySelector('dialog[open]')) return;
       const { order: list, active: current } = latest.current;
       if (!list.length) return;
       event.preventDefault();

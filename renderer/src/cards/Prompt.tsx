@@ -13,10 +13,10 @@ const QUESTION_CHARS = 400;
  * is the last paragraph (its last line when the paragraph is long); a prompt that ends inside code keeps none.
  */
 export function splitQuestion(text: string): { head: string; question: string } {
-  const trimmed = text.replace(/\s+$/, '');
+  const trimmed = text.trimEnd();
   const cut = trimmed.lastIndexOf('\n\n');
   let question = cut < 0 ? '' : trimmed.slice(cut + 2);
-  if (question.length > QUESTION_CHARS || /^\s*(```|~~~)/m.test(question)) {
+  if (question.length > QUESTION_CHARS || question.split('\n').some((line) => /^\s*(```|~~~)/.test(line))) {
     const line = trimmed.lastIndexOf('\n');
     question = line < 0 || /^\s*(```|~~~)/.test(trimmed.slice(line + 1)) ? '' : trimmed.slice(line + 1);
   }

@@ -79,17 +79,17 @@ export function RejectPanel({ draft, update, onSend, onCancel, onQuick, busy }: 
               onSend(preset);
             }}
           >
-            <kbd>{i + 1}</kbd> {words.presets[preset]}
+            <kbd aria-hidden>{i + 1}</kbd> {words.presets[preset]}
           </button>
         ))}
       </div>
       <div className="card-actions">
         <QuickButton onClick={onQuick} />
         <button type="button" className="button ghost" data-action onClick={onCancel}>
-          {words.back} <kbd>Esc</kbd>
+          {words.back} <kbd aria-hidden>Esc</kbd>
         </button>
         <button type="button" className="button danger" data-action disabled={busy} onClick={() => onSend()}>
-          {words.send} <kbd>↵</kbd>
+          {words.send} <kbd aria-hidden>↵</kbd>
         </button>
       </div>
     </div>

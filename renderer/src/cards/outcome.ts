@@ -1,6 +1,7 @@
 import type { AskEnd, AskKind, Json } from '../../../bridge/protocol/index.js';
 import { t } from '../i18n/index.js';
 import type { Ended } from '../store.js';
+import { endText } from './said.js';
 
 export type Tone = 'ok' | 'muted' | 'warn' | 'danger';
 
@@ -10,6 +11,8 @@ export function valueText(kind: AskKind, value: Json | undefined): string {
   if (value === undefined) return '';
   if (kind === 'user_confirm' && typeof value === 'boolean') return value ? words.yes : words.no;
   if (kind === 'page_command' && typeof value === 'boolean') return value ? words.allowedValue : words.deniedValue;
+  if (kind === 'user_presence' && value === 'present') return words.present;
+  if (kind === 'user_presence' && value === 'away') return words.awayValue;
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   if (value && typeof value === 'object') {
@@ -17,6 +20,17 @@ export function valueText(kind: AskKind, value: Json | undefined): string {
     if (typeof name === 'string') return name;
   }
   return JSON.stringify(value);
+}
+
+/** A reply an auto-answer will give, in words (Yes, I'm here …, or the text). */
+export const replyText = (kind: AskKind, value: Json): string => valueText(kind, value);
+
+/** Where the human decided: at the desk, or on which paired device; '' when the ending does not say. */
+export function placeText(end: Pick<AskEnd, 'decidedOn'> | undefined): string {
+  const words = t().ended;
+  if (!end?.decidedOn) return '';
+  if (end.decidedOn.window === 'desk') return words.atDesk;
+  return end.decidedOn.device ? words.onDevice(end.decidedOn.device) : '';
 }
 
 /**
@@ -56,7 +70,11 @@ export function outcomeLabel(kind: AskKind, ended: Pick<Ended, 'outcome' | 'here
 export function decidedByText(end: AskEnd | undefined, here: boolean): string {
   const words = t().ended;
   if (!end) return '';
-  if (end.decidedBy === 'human') return here ? words.byYouHere : words.byYou;
+  if (end.decidedBy === 'human') {
+    if (here) return words.byYouHere;
+    const place = placeText(end);
+    return place ? `${words.byYou} ${place}` : words.byYou;
+  }
   return end.decidedBy === 'agent' ? words.byAgent : words.byBridge;
 }
 
@@ -68,7 +86,7 @@ export function outcomeDetails(kind: AskKind, end: AskEnd | undefined, here: boo
     value && `“${value}”`,
     end?.reason && words.ended.reason(words.reject.presets[end.reason]),
     end?.note && words.ended.note(end.note),
-    end?.text,
+    end && endText(end),
     decidedByText(end, here),
   ].filter((part): part is string => Boolean(part));
 }

@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useRef, useState, type RefObject } from 'react';
 import type { AgentView, PushAnswer } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
@@ -41,7 +42,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
       pictures.clear();
       setResult({ answer, busy: false });
     } catch (error) {
-      setResult({ error: error instanceof Error ? error.message : String(error), busy: false });
+      setResult({ error: sayFailure(error), busy: false });
     } finally {
       sending.current = false;
     }
@@ -81,6 +82,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
           value={text}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={(e) => {
+            // Enter sends, Shift+Enter is a new line; Ctrl+Enter (⌘↵) sends too, as mcp-feedback-enhanced
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void send();
@@ -102,7 +104,7 @@ export function Composer({ api, agents, to, onTo, inputRef, offline = false }: C
           {result.answer.delivered.length === 0 && <li className="muted">{words.nobody}</li>}
           {result.answer.delivered.map((d) => (
             <li key={d.msgId}>
-              <strong>{d.agentId}</strong> <span className={`via via-${d.via}`}>{d.via}</span>{' '}
+              <strong>{d.agentId}</strong> <span className={`via via-${d.via}`}>{words.viaShort[d.via]}</span>{' '}
               <span className="muted">
                 {words.via[d.via]}
                 {d.imagesWaiting ? words.imagesWaiting(d.imagesWaiting) : ''}

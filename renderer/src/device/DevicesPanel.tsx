@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useEffect, useState } from 'react';
 import type { AgentTokenCreated, PairingCodeAnswer } from '../../../bridge/protocol/index.js';
 import { ago } from '../time.js';
@@ -5,16 +6,21 @@ import { useNow } from '../useNow.js';
 import type { DeskApi } from './desk-api.js';
 import { publishDevices, useDevicesFeed } from './desk-feed.js';
 import { useT } from '../i18n/index.js';
+import { formatRemaining } from '../cards/Countdown.js';
 
 /**
  * The desk's Devices panel: "Pair a device" (a QR code of the one-time link), the paired devices with their last
  * use (revoke closes their streams at once), and the agent tokens of agents on other machines.
  */
-export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
+export function DevicesPanel({ desk, live = true }: { desk: DeskApi | undefined; live?: boolean }) {
   useNow(15_000);
   const feed = useDevicesFeed();
   const words = useT().devices;
   const [pairing, setPairing] = useState<PairingCodeAnswer>();
+  // the code's time left shows to the second while its picture is up; at 0 the picture says it expired
+  useNow(1000, pairing !== undefined);
+  const left = pairing ? Math.max(0, Date.parse(pairing.expiresAt) - Date.now()) : 0;
+  const expired = pairing !== undefined && left === 0;
   const [created, setCreated] = useState<AgentTokenCreated>();
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string>();
@@ -25,14 +31,8 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
     const timer = setInterval(refresh, 15_000);
     return () => clearInterval(timer);
   }, [desk]);
-  // the code is good for 2 minutes: the picture goes when it does
-  useEffect(() => {
-    if (!pairing) return;
-    const timer = setTimeout(() => setPairing(undefined), Math.max(0, Date.parse(pairing.expiresAt) - Date.now()));
-    return () => clearTimeout(timer);
-  }, [pairing]);
   if (!desk || !feed) return null;
-  const failed = (error: unknown) => setProblem(error instanceof Error ? error.message : String(error));
+  const failed = (error: unknown) => setProblem(sayFailure(error));
   const run = (what: Promise<unknown>) => what.then(() => setProblem(undefined), failed);
   return (
     <section className="panel side devices-panel" aria-label={words.panel}>
@@ -55,7 +55,22 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
           {words.needsRemote.after}
         </p>
       )}
-      {pairing && (
+      {pairing && expired && (
+        <div className="pairing-qr expired" role="status">
+          <p>{words.codeExpired}</p>
+          <button
+            type="button"
+            className="button primary small"
+            onClick={() => void run(desk.openPairing().then(setPairing))}
+          >
+            {words.newCode}
+          </button>
+          <button type="button" className="button ghost small" onClick={() => setPairing(undefined)}>
+            {words.hide}
+          </button>
+        </div>
+      )}
+      {pairing && !expired && (
         <figure className="pairing-qr">
           <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={words.qrAlt} />
           <figcaption>
@@ -63,7 +78,7 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
             <a href={pairing.url} target="_blank" rel="noreferrer noopener">
               {words.qrCaption.link}
             </a>
-            {words.qrCaption.after}
+            {words.qrCaption.after} <span className="qr-left">{words.expiresIn(formatRemaining(left))}</span>
           </figcaption>
           <button type="button" className="button ghost small" onClick={() => setPairing(undefined)}>
             {words.hide}
@@ -75,8 +90,8 @@ export function DevicesPanel({ desk }: { desk: DeskApi | undefined }) {
           {feed.devices.map((d) => (
             <li key={d.deviceId} className="row device-row">
               <span
-                className={`dot ${d.connected ? 'on' : 'off'}`}
-                title={d.connected ? words.connected : words.notConnected}
+                className={`dot ${!live ? 'unknown' : d.connected ? 'on' : 'off'}`}
+                title={!live ? words.unknown : d.connected ? words.connected : words.notConnected}
               />
               <span className="row-main">
                 <span className="row-title">{d.name}</span>

@@ -1,3 +1,4 @@
+import { sayFailure } from '../refusal.js';
 import { useState } from 'react';
 import type { DeskApi } from './desk-api.js';
 import { useDevicesFeed } from './desk-feed.js';
@@ -16,7 +17,7 @@ export function PairingCards({ desk }: { desk: DeskApi | undefined }) {
   const act = (what: Promise<void>) =>
     what.then(
       () => setProblem(undefined),
-      (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
+      (error: unknown) => setProblem(sayFailure(error)),
     );
   return (
     <section className="cards pairing-cards" aria-label={words.waitingLabel}>

@@ -1,6 +1,10 @@
-import type { AskKind, MessageKind, MessageStatus, RejectReason } from '../../../bridge/protocol/index.js';
+import type { AskKind, MessageKind, MessageStatus, RejectReason, SaidCode } from '../../../bridge/protocol/index.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The values a code of the bridge comes with (bridge/protocol/asks.ts `Said`). */
+export type SaidValues = Readonly<Record<string, string | number | undefined>>;
+const str = (value: string | number | undefined) => String(value ?? '');
 
 /** Every string the window shows, in English: the reference every other language follows, key for key. */
 export const en = {
@@ -33,13 +37,9 @@ export const en = {
     here: 'Here',
     away: 'Away',
     presenceTitle: 'Tell agents you are away: presence asks answer at once',
-    theme: {
-      system: 'Auto',
-      systemWide: ' theme',
-      light: 'Light',
-      dark: 'Dark',
-      title: 'Light, dark, or as the system',
-    },
+    notices: (n: number) => plural(n, 'notice', 'notices'),
+    noticesWord: (n: number): string => (n === 1 ? 'notice' : 'notices'),
+    noticesTitle: 'Notices from agents (they also stay in History)',
     panels: 'Agents',
     panelsWide: ' & pages',
     settings: 'Settings',
@@ -54,7 +54,34 @@ export const en = {
     cards: 'Until it is back, cards cannot be answered; what you type on them is kept, and you can send it then.',
     none: 'Nothing can be sent until it is back; what you type is kept.',
   },
-  notices: { label: 'notifications', dismiss: 'dismiss' },
+  notices: {
+    label: 'notifications',
+    dismiss: (title: string) => `dismiss ${title}`,
+    dismissAll: 'Dismiss all',
+    close: 'Close',
+    said: (agent: string, title: string, body: string) => `Notice from ${agent}: ${title ? `${title}. ` : ''}${body}`,
+    storageTitle: 'The bridge cannot write to its data dir',
+    expires: 'Notices leave this list after a minute; History keeps them.',
+  },
+  said: {
+    page_script: (v: SaidValues) => `${str(v.agent)} wants to run a script in the page on ${str(v.page)}`,
+    page_storage: (v: SaidValues) =>
+      `${str(v.agent)} wants to write ${str(v.area)} storage${v.key !== undefined ? ` “${str(v.key)}”` : ''} on ${str(v.page)}`,
+    page_navigate: (v: SaidValues) =>
+      `${str(v.agent)} wants to navigate away from ${str(v.page)}${v.to !== undefined ? ` to ${str(v.to)}` : ''}`,
+    no_answer_within: (v: SaidValues) =>
+      `no answer within ${str(v.seconds)} s${v.pausedSeconds !== undefined ? ` (the countdown was paused ${str(v.pausedSeconds)} s)` : ''}`,
+    away_not_shown: () => 'you were marked away; the question was not shown',
+    away_command_not_run: () => 'you were marked away; the command did not run',
+    call_cancelled: () => 'the agent’s call was cancelled or its client disconnected',
+    client_stopped_waiting: (v: SaidValues) => `the agent’s client stops waiting for a call after ${str(v.seconds)} s`,
+    pick_closed_on_page: () => 'you closed the picker on the page (Esc)',
+    pick_timed_out_on_page: () => 'the picker on the page timed out',
+    pick_replaced: () => 'another pick replaced this one on the page',
+    pick_failed: () => 'the page could not run the picker',
+    bridge_restarted: () => 'the bridge restarted',
+    bridge_shutting_down: () => 'the bridge was shutting down',
+  } satisfies Record<SaidCode, (values: SaidValues) => string>,
   announce: (kind: string, agent: string, prompt: string) =>
     `New ${kind.toLowerCase()} question from ${agent}: ${prompt}`,
   kind: {
@@ -81,6 +108,9 @@ export const en = {
     pauseTitle: 'Pause the countdown (P)',
     resumeTitle: 'Resume the countdown (P)',
     timeLeft: 'time left',
+    timeLeftText: (time: string) => `${time} left`,
+    autoAnswer: (reply: string, time: string) => `Answers “${reply}” by itself in ${time}`,
+    autoCancel: 'Don’t answer by itself',
     paused: (time: string) => `paused · ${time}`,
     offlineTime: 'no bridge: time left unknown',
     pickElement: 'Click the element in the page; the picker is open there.',
@@ -119,6 +149,7 @@ export const en = {
       'The bridge did not answer: nothing was sent. What you typed is kept here; send it again once the window is connected.',
     outOfView: 'This card was out of view: it is shown now. Press the key again to act on it.',
     justArrived: 'This card just arrived: read it, then press Enter again.',
+    justMoved: 'This card had just moved under the pointer: nothing was done. Click again if it is what you meant.',
     buttonsOnly: 'Choose with a button: Allow once, Allow for this page, or Deny.',
     hiddenByFilter: (n: number) => `Choice ${n} is hidden by the filter: clear the filter to pick it by number.`,
     pickElement: 'pick the element in the page, or reject',
@@ -126,6 +157,16 @@ export const en = {
     pickFirst: 'pick an option first (number keys pick)',
     rejectReason: 'pick a reason or write one',
     notConnected: 'not connected to the bridge yet',
+    impostor:
+      'Nothing was sent: what answers on the bridge’s port could not prove it is the bridge. What you typed is kept here.',
+    unpaired: 'This device is no longer paired with the bridge (it was removed at the desk): pair it again.',
+    unknownShape: 'The bridge answered in a form this window does not know: update the window or the bridge.',
+    alreadyEnded: (detail: string) =>
+      `This question has already ended; nothing was changed. The bridge said: ${detail}`,
+    notFound: (detail: string) => `The bridge no longer has this; nothing was changed. The bridge said: ${detail}`,
+    notSaved: (detail: string) =>
+      `The bridge could not save this, so nothing was changed; try again. The bridge said: ${detail}`,
+    refused: (status: number, detail: string) => `The bridge refused this (HTTP ${status}). The bridge said: ${detail}`,
   },
   reject: {
     group: 'reject',
@@ -186,6 +227,10 @@ export const en = {
     awayHere: 'Away',
     awayElsewhere: 'Answered away in another window',
     awayBridge: 'Answered away',
+    atDesk: 'at the desk',
+    onDevice: (name: string) => `on ${name}`,
+    present: 'I’m here',
+    awayValue: 'Away',
     withdrawn: 'Withdrawn by the agent',
     cancelled: 'Cancelled by the bridge',
     byYouHere: 'by you, here',
@@ -245,6 +290,22 @@ export const en = {
     image: (n: number, kib: number) => `image ${n} (${kib} KiB)`,
     imageGone: (label: string) => `${label} is not in the data dir any more`,
     pageErrorFallback: 'error',
+    more: (n: number) => ` (+${n} more)`,
+    answerTo: (question: string) => `to “${question}”`,
+    command: 'Command',
+    exportCsv: 'CSV (spreadsheet)',
+    csv: {
+      time: 'Time',
+      agent: 'Agent',
+      kind: 'Kind',
+      status: 'Status',
+      decided: 'Who decided',
+      question: 'Question',
+      answer: 'Answer',
+      command: 'Command',
+      args: 'Script or arguments',
+      text: 'Text',
+    },
     export: 'Export',
     exportWhat: (scope: string) => `Export what is loaded of ${scope}`,
     exportAll: 'all agents',
@@ -261,6 +322,7 @@ export const en = {
     placeholder: (to: string | undefined) => `Message ${to ? to : 'every agent'}…   ↵ sends · Shift+↵ new line`,
     send: 'Send',
     deliveries: 'delivery',
+    viaShort: { channel: 'conversation', sampling: 'sampling', inbox: 'inbox' },
     nobody: 'No agent to deliver to yet.',
     via: {
       channel: 'shown in the conversation',
@@ -286,6 +348,7 @@ export const en = {
     empty: { before: 'No agent yet. An MCP client that calls ', after: ' appears here.' },
     state: { online: 'online', offline: 'offline', unknown: 'unknown' },
     reconnecting: 'reconnecting: state unknown',
+    channels: { channel: 'conversation', sampling: 'sampling', inbox: 'inbox' } as Record<string, string>,
     seen: (ago: string) => `seen ${ago}`,
     left: (ago: string) => `left ${ago}`,
     unread: (n: number) => `${n} unread`,
@@ -296,6 +359,7 @@ export const en = {
     title: 'Pages',
     label: 'pages',
     connected: (n: number) => `${n} connected`,
+    unknown: 'status unknown',
     waits: ' waits for your approval',
     allow: 'Allow',
     empty: 'No page yet: load the page agent in the app you are building.',
@@ -321,6 +385,8 @@ export const en = {
     pause: 'pause',
     jump: 'next ask',
     quick: 'quick replies',
+    submit: 'answer or send from a text field',
+    focusInput: 'type in the active card, or the message',
   },
   time: {
     justNow: 'just now',
@@ -356,6 +422,27 @@ export const en = {
     notify: 'Browser notification on a new ask',
     notifyDenied: 'The browser blocks notifications for this page: allow them in its site settings.',
     notifyDesktop: 'The desktop app shows its own notifications (tray menu).',
+    theme: 'Theme',
+    themes: { system: 'As the system (light or dark)', light: 'Light', dark: 'Dark' },
+    soundChoice: 'Sound',
+    sounds: { chime: 'Chime', bell: 'Bell', pop: 'Pop', ping: 'Ping' },
+    volume: 'Volume',
+    playSound: 'Play',
+    auto: {
+      title: 'Answer by itself',
+      help: 'Off unless you add a rule. A card no one touched gets this reply when its time comes; page commands never do.',
+      agent: 'Agent',
+      anyAgent: 'Any agent',
+      kind: 'Kind of ask',
+      after: 'After (seconds)',
+      reply: 'Reply',
+      replyPlaceholder: 'Text, or a choice',
+      add: 'Add rule',
+      remove: 'Remove rule',
+      rule: (agent: string, kind: string, seconds: number, reply: string) =>
+        `${agent} · ${kind} · after ${seconds} s → “${reply}”`,
+      none: 'No rule: every card waits for you.',
+    },
     close: 'Close',
   },
   alert: {
@@ -377,6 +464,10 @@ export const en = {
       after: ' on the device.',
     },
     hide: 'Hide',
+    expiresIn: (time: string) => `Good for ${time} more, once.`,
+    codeExpired: 'This code expired unused.',
+    newCode: 'Make a new code',
+    unknown: 'status unknown',
     connected: 'connected',
     notConnected: 'not connected',
     lastUsed: (ago: string) => `last used ${ago}`,
@@ -424,13 +515,20 @@ export const en = {
     pair: 'Pair',
     approveThere: 'Approve this device in the desk window. The card there shows these words:',
     waiting: 'Waiting for the desk…',
+    timeLeft: (time: string) => `The desk has ${time} left to approve.`,
+    codeInvalid: 'This pairing code is not valid any more (it was used, replaced by a newer one, or expired). Press ',
+    codeInvalidAfter: ' at the desk and scan the new code.',
+    tooMany: (seconds: number) => `Too many tries at once: try again in ${seconds} s.`,
+    badName: 'Name this device in a word or two (at most 60 characters).',
     refused: 'The desk refused this device.',
     expired: {
       before: 'Nobody approved this device within 2 minutes. Press ',
       after: ' at the desk again.',
     },
-    noCookie:
-      'The desk approved this device, but this browser did not keep its token: it keeps it only over HTTPS. Reach the bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.',
+    noCrypto:
+      'This browser cannot keep a device key here: it offers WebCrypto only over HTTPS or at a loopback address (127.0.0.1). Reach the bridge over HTTPS (--tls-cert and --tls-key, or Tailscale Serve), then pair again.',
+    notSent: (why: string) =>
+      `The pairing code was not sent: what answers at this address is not the bridge that showed it (${why}).`,
     answered: (status: number) => `the bridge answered HTTP ${status}`,
     thisBrowser: 'This browser',
     androidPhone: 'Android phone',

@@ -1,19 +1,24 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import { en, type Messages } from './en.js';
 import { zhCN } from './zh-CN.js';
+import { zhTW } from './zh-TW.js';
 
 /** The window's languages: every string it shows is in one dictionary per language (en.ts is the reference). */
-export const LANGUAGES = { en, 'zh-CN': zhCN } satisfies Record<string, Messages>;
+export const LANGUAGES = { en, 'zh-CN': zhCN, 'zh-TW': zhTW } satisfies Record<string, Messages>;
 export type Language = keyof typeof LANGUAGES;
 /** what the human picked: a language, or the system's */
 export type LanguageChoice = Language | 'system';
 
 const KEY = 'aiti.language';
 
-/** The system's language as the window speaks it: 简体中文 for any Chinese, English otherwise. */
+/** Chinese written in traditional characters: Taiwan, Hong Kong, Macau, or the script named (zh-Hant). */
+const TRADITIONAL = /^zh-(hant|tw|hk|mo)\b/;
+
+/** The system's language as the window speaks it: 繁體中文 or 简体中文 for Chinese, English otherwise. */
 export function systemLanguage(languages: readonly string[] = navigator.languages ?? [navigator.language]): Language {
   for (const tag of languages) {
     const lower = tag.toLowerCase();
+    if (TRADITIONAL.test(lower)) return 'zh-TW';
     if (lower.startsWith('zh')) return 'zh-CN';
     if (lower.startsWith('en')) return 'en';
   }
@@ -23,7 +28,7 @@ export function systemLanguage(languages: readonly string[] = navigator.language
 export function storedChoice(): LanguageChoice {
   try {
     const value = localStorage.getItem(KEY);
-    return value === 'en' || value === 'zh-CN' ? value : 'system';
+    return value === 'en' || value === 'zh-CN' || value === 'zh-TW' ? value : 'system';
   } catch {
     return 'system';
   }

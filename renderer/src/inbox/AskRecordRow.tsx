@@ -7,6 +7,8 @@ import { useT } from '../i18n/index.js';
 import { splitQuestion } from '../cards/Prompt.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { clockTime } from '../time.js';
+import { CommandView } from '../cards/CommandView.js';
+import { promptOf } from '../cards/said.js';
 
 /**
  * One ask in History: when, who asked, what, and how it ended with who decided (you, the agent or the bridge).
@@ -23,10 +25,11 @@ export function AskRecordRow({
 }) {
   const words = useT().history;
   const [open, setOpen] = useState(false);
-  const long = record.prompt.length > 160 || record.prompt.includes('\n');
+  const prompt = promptOf(record);
+  const long = prompt.length > 160 || prompt.includes('\n');
   const { label, tone } = outcomeLabel(record.kind, { outcome: record, here: true });
   const detail = [
-    ...outcomeDetails(record.kind, record, true),
+    ...outcomeDetails(record.kind, record, false),
     ...(record.shown ? [] : [words.noCard]),
     ...(record.async ? [words.async] : []),
   ].join(' · ');
@@ -45,7 +48,7 @@ export function AskRecordRow({
       {showAgent && <AgentName agentId={record.agentId} className="message-agent" />}
       <span className="message-text">
         <Markdown
-          text={open ? record.prompt : splitQuestion(record.prompt).question || record.prompt}
+          text={open ? prompt : splitQuestion(prompt).question || prompt}
           className={`record-prompt${open ? ' open' : ''}`}
         />
         {long && (
@@ -53,6 +56,7 @@ export function AskRecordRow({
             {open ? words.fold : words.showQuestion}
           </button>
         )}
+        {record.command && <CommandView cmd={record.command.cmd} args={record.command.args} />}
         <span className="record-detail">{detail}</span>
       </span>
       <span className={`outcome-chip tone-${tone}`}>{label}</span>

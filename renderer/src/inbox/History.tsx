@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type Dispatch } from 'react';
-import type { AgentView, InboxCounts, Message } from '../../../bridge/protocol/index.js';
+import type { AgentView, AskRecord, InboxCounts, Message } from '../../../bridge/protocol/index.js';
 import type { Api } from '../api.js';
 import type { Action } from '../store.js';
 import { useT } from '../i18n/index.js';
@@ -28,10 +28,12 @@ interface HistoryProps {
   inbox: Record<string, InboxCounts>;
   view: string;
   onView(view: string): void;
+  /** how each ask ended, by askId (an async answer's row reads its ask's kind and the bridge's words there) */
+  records?: ReadonlyMap<string, AskRecord>;
 }
 
 /** Inbox history per agent or for all: newest first, paging back, searchable in what is loaded. */
-export function History({ api, dispatch, messages, agents, inbox, view, onView }: HistoryProps) {
+export function History({ api, dispatch, messages, agents, inbox, view, onView, records }: HistoryProps) {
   const words = useT().history;
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<Record<string, number>>({});
@@ -58,7 +60,7 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
     () =>
       needle
         ? inView.filter((m) =>
-            [summarize(m), m.agentId, m.kind, m.status].some((s) => s.toLowerCase().includes(needle)),
+            [summarize(m, records), m.agentId, m.kind, m.status].some((s) => s.toLowerCase().includes(needle)),
           )
         : inView,
     [inView, needle],
@@ -101,7 +103,10 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
   const counts = view === ALL ? undefined : inbox[view];
 
   return (
-    <section className="panel history" aria-label={words.label}>
+    <section className="panel history" aria-labelledby="history-title">
+      <h2 className="visually-hidden" id="history-title">
+        {words.label}
+      </h2>
       <header className="panel-head history-head">
         <nav className="tabs" aria-label={words.agents}>
           {[ALL, ...agentIds, ...(earlier.includes(view) ? [view] : [])].map((id) => (
@@ -168,7 +173,13 @@ export function History({ api, dispatch, messages, agents, inbox, view, onView }
               <PushRow key={row.messages[0]?.id} messages={row.messages} {...(api ? { api } : {})} />
             ) : (
               (row.type === 'push' ? row.messages : [row.message]).map((m) => (
-                <MessageRow key={m.id} message={m} showAgent={view === ALL} {...(api ? { api } : {})} />
+                <MessageRow
+                  key={m.id}
+                  message={m}
+                  showAgent={view === ALL}
+                  records={records}
+                  {...(api ? { api } : {})}
+                />
               ))
             ),
           )}

@@ -8,7 +8,13 @@ import { useT } from '../i18n/index.js';
 import { isPageEvent, messageKindLabel, notifyTitle, summarize } from './summary.js';
 
 /** One history line: when, to whom, what, and how far it got (pending → delivered → consumed). */
-export function MessageRow({ message, showAgent, api }: { message: Message; showAgent: boolean; api?: Api }) {
+export function MessageRow(props: {
+  message: Message;
+  showAgent: boolean;
+  api?: Api;
+  records?: ReadonlyMap<string, AskRecord> | undefined;
+}) {
+  const { message, showAgent, api, records } = props;
   const words = useT().history;
   const record = message.kind === 'ask' ? AskRecord.safeParse(message.payload) : undefined;
   if (record?.success) return <AskRecordRow message={message} record={record.data} showAgent={showAgent} />;
@@ -28,7 +34,7 @@ export function MessageRow({ message, showAgent, api }: { message: Message; show
       {showAgent && <AgentName agentId={message.agentId} className="message-agent" />}
       <span className="message-text">
         {notice && <strong>{notice} · </strong>}
-        {summarize(message)}
+        {summarize(message, records)}
         <ImageThumbs api={api} images={message.images} />
       </span>
       {notice === undefined && (

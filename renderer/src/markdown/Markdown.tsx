@@ -8,6 +8,10 @@ function inline(nodes: Inline[]): ReactNode[] {
         return node.text;
       case 'code':
         return <code key={i}>{node.text}</code>;
+      case 'break':
+        return <br key={i} />;
+      case 'plain':
+        return <span key={i}>{inline(node.children)}</span>;
       case 'strong':
         return <strong key={i}>{inline(node.children)}</strong>;
       case 'em':
@@ -39,11 +43,16 @@ function block(node: Block, i: number): ReactNode {
         </pre>
       );
     case 'list': {
-      const items = node.items.map((item, j) => <li key={j}>{inline(item)}</li>);
+      // a list item of one paragraph reads as its words, as prompts write them
+      const items = node.items.map((item, j) => (
+        <li key={j}>
+          {item.length === 1 && item[0]?.type === 'paragraph' ? inline(item[0].children) : item.map(block)}
+        </li>
+      ));
       return node.ordered ? <ol key={i}>{items}</ol> : <ul key={i}>{items}</ul>;
     }
     case 'quote':
-      return <blockquote key={i}>{inline(node.children)}</blockquote>;
+      return <blockquote key={i}>{node.children.map(block)}</blockquote>;
   }
 }
 

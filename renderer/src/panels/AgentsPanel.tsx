@@ -53,7 +53,7 @@ export function AgentsPanel({ agents, inbox = {}, live = true, onSelect }: Agent
                       {state === 'unknown'
                         ? words.reconnecting
                         : a.online
-                          ? a.channels.join(', ')
+                          ? a.channels.map((c) => words.channels[c] ?? c).join(', ')
                           : words.seen(ago(a.lastSeen))}
                     </span>
                   </span>

@@ -9,10 +9,12 @@ interface PagesPanelProps {
   pages: SessionRow[];
   heldOrigins: string[];
   allow(origin: string): Promise<void>;
+  /** false while the window has no bridge: no page's state is known then */
+  live?: boolean;
 }
 
 /** Connected pages (one entry per page, its frames counted) and the origins held until the human allows them. */
-export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
+export function PagesPanel({ pages, heldOrigins, allow, live = true }: PagesPanelProps) {
   const words = useT().pages;
   const seen = useT().agents;
   useNow(15_000); // keeps "seen … ago" current
@@ -28,7 +30,9 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
     <section className="panel side" aria-label={words.label}>
       <h2 className="panel-title">
         {words.title}{' '}
-        <span className="muted">{words.connected(entries.filter((e) => e.frames.some((f) => f.active)).length)}</span>
+        <span className="muted">
+          {live ? words.connected(entries.filter((e) => e.frames.some((f) => f.active)).length) : words.unknown}
+        </span>
       </h2>
       {heldOrigins.length > 0 && (
         <ul className="held">
@@ -63,9 +67,15 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
             main ? (
               <li key={pageId} className="row static">
                 <span
-                  className={`dot ${main.active ? (main.operable ? 'on' : 'held') : 'off'}`}
+                  className={`dot ${!live ? 'unknown' : main.active ? (main.operable ? 'on' : 'held') : 'off'}`}
                   title={
-                    main.active ? (main.operable ? words.state.connected : words.state.held) : words.state.disconnected
+                    !live
+                      ? words.unknown
+                      : main.active
+                        ? main.operable
+                          ? words.state.connected
+                          : words.state.held
+                        : words.state.disconnected
                   }
                 />
                 <span className="row-main">
@@ -75,7 +85,11 @@ export function PagesPanel({ pages, heldOrigins, allow }: PagesPanelProps) {
                   <span className="row-sub">
                     {pageId} · {main.title ? `${shortUrl(main.url)} · ` : ''}
                     {frames.length > 1 ? words.frames(frames.length) : ''}
-                    {main.active ? seen.seen(ago(main.lastSeen)) : seen.left(ago(main.lastSeen))}
+                    {!live
+                      ? seen.reconnecting
+                      : main.active
+                        ? seen.seen(ago(main.lastSeen))
+                        : seen.left(ago(main.lastSeen))}
                   </span>
                   <span className="tags">
                     {main.frameworks.map((f) => (

@@ -78,7 +78,7 @@ export function QuickMenu({ kind, text, onPick, onClose }: QuickMenuProps) {
               className="quick-option"
               onClick={() => pick(i)}
             >
-              {i < 9 && <kbd>{i + 1}</kbd>} <span className="quick-text">{reply.text}</span>
+              {i < 9 && <kbd aria-hidden>{i + 1}</kbd>} <span className="quick-text">{reply.text}</span>
               <span className="muted quick-uses">{words.used(reply.uses)}</span>
             </li>
           ))}
@@ -93,7 +93,11 @@ export function QuickMenu({ kind, text, onPick, onClose }: QuickMenuProps) {
           disabled={!text.trim() || saved}
           onClick={() =>
             void book.add(kind, text).then(
-              () => setSaved(true),
+              () => {
+                setSaved(true);
+                // the button goes disabled under the focus: the menu keeps the keyboard (Esc closes it, not the card)
+                list.current?.focus();
+              },
               () => setSaved(false),
             )
           }
@@ -101,7 +105,7 @@ export function QuickMenu({ kind, text, onPick, onClose }: QuickMenuProps) {
           {saved ? words.saved : words.save}
         </button>
         <button type="button" className="button ghost small" data-action onClick={onClose}>
-          {words.done} <kbd>Esc</kbd>
+          {words.done} <kbd aria-hidden>Esc</kbd>
         </button>
       </div>
     </div>

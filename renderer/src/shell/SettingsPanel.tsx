@@ -1,23 +1,42 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useT, type LanguageChoice } from '../i18n/index.js';
 import { useQuickBook } from '../quick/context.js';
 import type { QuickKind } from '../quick/useQuickReplies.js';
-import type { Settings } from './settings.js';
+import { SOUNDS, type Settings, type SoundName } from './settings.js';
+import { THEMES, type Theme } from '../theme.js';
+import { chime, unlockSound } from './alerts.js';
+import { AutoRules } from './AutoRules.js';
 
 interface SettingsPanelProps {
   language: LanguageChoice;
   onLanguage(choice: LanguageChoice): void;
+  theme: Theme;
+  onTheme(theme: Theme): void;
   settings: Settings;
   onSettings(change: Partial<Settings>): void;
   /** the desktop app notifies by itself: its window shows no sound or notification switches */
   desktop: boolean;
+  /** agents the window knows, for auto-answer rules */
+  agents: readonly string[];
   onClose(): void;
 }
 
-/** The window's settings: language, sound and notification on a new ask, and the quick replies to edit. */
-export function SettingsPanel({ language, onLanguage, settings, onSettings, desktop, onClose }: SettingsPanelProps) {
+/**
+ * The window's settings as a modal dialog (it takes the keyboard and covers the cards on purpose, until Esc or
+ * Close): language, theme, sound and notification on a new ask, auto-answer rules, and the quick replies to edit.
+ */
+export function SettingsPanel(props: SettingsPanelProps) {
+  const { language, onLanguage, theme, onTheme, settings, onSettings, desktop, agents, onClose } = props;
   const words = useT().settings;
   const [denied, setDenied] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    // what had the focus (the Settings button) gets it back when the dialog goes
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const box = dialog.current;
+    if (box && !box.open) box.showModal?.();
+    return () => before?.focus();
+  }, []);
   const wantNotifications = async (on: boolean) => {
     if (!on) return onSettings({ notify: false });
     if (typeof Notification === 'undefined') return setDenied(true);
@@ -27,34 +46,45 @@ export function SettingsPanel({ language, onLanguage, settings, onSettings, desk
     onSettings({ notify: permission === 'granted' });
   };
   return (
-    <section
+    <dialog
+      id="settings"
       className="settings panel"
-      role="dialog"
-      aria-label={words.title}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
+      aria-labelledby="settings-title"
+      ref={dialog}
+      // Esc closes the modal dialog natively; the window's state follows
+      onClose={onClose}
     >
       <header className="panel-head">
-        <h2 className="panel-title">{words.title}</h2>
+        <h2 className="panel-title" id="settings-title">
+          {words.title}
+        </h2>
         <button type="button" className="button ghost small" onClick={onClose}>
-          {words.close} <kbd>Esc</kbd>
+          {words.close} <kbd aria-hidden>Esc</kbd>
         </button>
       </header>
       <label className="setting">
         <span>{words.language}</span>
-        <select
-          className="field"
-          value={language}
-          onChange={(e) => onLanguage(e.target.value as LanguageChoice)}
-          aria-label={words.language}
-        >
+        <select className="field" value={language} onChange={(e) => onLanguage(e.target.value as LanguageChoice)}>
           <option value="system">{words.system}</option>
-          <option value="en">English</option>
-          <option value="zh-CN">简体中文</option>
+          <option value="en" lang="en">
+            English
+          </option>
+          <option value="zh-CN" lang="zh-CN">
+            简体中文
+          </option>
+          <option value="zh-TW" lang="zh-TW">
+            繁體中文
+          </option>
+        </select>
+      </label>
+      <label className="setting">
+        <span>{words.theme}</span>
+        <select className="field" value={theme} onChange={(e) => onTheme(e.target.value as Theme)}>
+          {THEMES.map((name) => (
+            <option key={name} value={name}>
+              {words.themes[name]}
+            </option>
+          ))}
         </select>
       </label>
       {desktop ? (
@@ -65,6 +95,46 @@ export function SettingsPanel({ language, onLanguage, settings, onSettings, desk
             <input type="checkbox" checked={settings.sound} onChange={(e) => onSettings({ sound: e.target.checked })} />
             <span>{words.sound}</span>
           </label>
+          {settings.sound && (
+            <div className="setting sound-row">
+              <label>
+                <span>{words.soundChoice}</span>{' '}
+                <select
+                  className="field"
+                  value={settings.soundName}
+                  onChange={(e) => onSettings({ soundName: e.target.value as SoundName })}
+                >
+                  {SOUNDS.map((name) => (
+                    <option key={name} value={name}>
+                      {words.sounds[name]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <span>{words.volume}</span>{' '}
+                <input
+                  type="range"
+                  min={0}
+                  max={100}
+                  step={5}
+                  value={Math.round(settings.volume * 100)}
+                  aria-valuetext={`${Math.round(settings.volume * 100)} %`}
+                  onChange={(e) => onSettings({ volume: Number(e.target.value) / 100 })}
+                />
+              </label>
+              <button
+                type="button"
+                className="button ghost small"
+                onClick={() => {
+                  unlockSound();
+                  chime(settings.soundName, settings.volume);
+                }}
+              >
+                {words.playSound}
+              </button>
+            </div>
+          )}
           <label className="setting check">
             <input
               type="checkbox"
@@ -76,9 +146,10 @@ export function SettingsPanel({ language, onLanguage, settings, onSettings, desk
           {denied && <p className="card-error">{words.notifyDenied}</p>}
         </>
       )}
+      <AutoRules rules={settings.autoRules} agents={agents} onRules={(autoRules) => onSettings({ autoRules })} />
       <QuickRepliesEditor kind="answer" />
       <QuickRepliesEditor kind="reason" />
-    </section>
+    </dialog>
   );
 }
 

@@ -23,9 +23,16 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
   const [shortcut, setShortcut] = useState<Awaited<ReturnType<NonNullable<AitiHost['hostInfo']>>>>();
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    host()
-      ?.hostInfo?.()
-      .then(setShortcut, () => undefined);
+    const ask = () =>
+      host()
+        ?.hostInfo?.()
+        .then(setShortcut, () => undefined);
+    ask();
+    // the desktop says when its answer changed (notifications that started failing add a notice)
+    const stop = host()?.onHostChange?.(ask);
+    return () => {
+      if (typeof stop === 'function') stop();
+    };
   }, []);
   // the drawer takes the keyboard when it opens, so Tab walks its panels and Esc closes it
   useEffect(() => {
@@ -44,18 +51,19 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
       }}
     >
       <button ref={close} type="button" className="button ghost small drawer-close" onClick={onClose}>
-        {words.drawer.close} <kbd>Esc</kbd>
+        {words.drawer.close} <kbd aria-hidden>Esc</kbd>
       </button>
       <AgentsPanel agents={state.agents} inbox={state.inbox} live={state.connection === 'live'} onSelect={onSelect} />
       <PagesPanel
         pages={state.pages}
         heldOrigins={state.heldOrigins}
+        live={state.connection === 'live'}
         allow={async (origin) => {
           if (!api) throw new Error(t().problems.notConnected);
           await api.allowOrigin(origin);
         }}
       />
-      <DevicesPanel desk={api?.desk} />
+      <DevicesPanel desk={api?.desk} live={state.connection === 'live'} />
       {shortcut?.shortcutProblem && <p className="card-error">{shortcut.shortcutProblem}</p>}
       {shortcut?.notices?.map((notice) => (
         <p key={notice.text} className={notice.level === 'warning' ? 'card-error host-notice' : 'muted host-notice'}>
@@ -70,7 +78,8 @@ export function SidePanels({ state, api, drawer, onClose, onSelect }: SidePanels
         )}
         <kbd>Ctrl</kbd>+<kbd>K</kbd> / <kbd>/</kbd> {keys.compose} · <kbd>1</kbd>–<kbd>9</kbd> {keys.pick} ·{' '}
         <kbd>↵</kbd> {keys.answer} · <kbd>Esc</kbd> {keys.reject} · <kbd>P</kbd> {keys.pause} · <kbd>J</kbd> {keys.jump}{' '}
-        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick}
+        · <kbd>Ctrl</kbd>+<kbd>.</kbd> {keys.quick} · <kbd>Ctrl</kbd>+<kbd>↵</kbd> {keys.submit} · <kbd>Ctrl</kbd>+
+        <kbd>I</kbd> {keys.focusInput}
       </p>
     </aside>
   );

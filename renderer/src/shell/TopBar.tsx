@@ -1,35 +1,51 @@
 import { useT } from '../i18n/index.js';
 import type { Connection } from '../store.js';
-import type { Theme } from '../theme.js';
 
 interface TopBarProps {
   connection: Connection;
   problem?: string | undefined;
   away: boolean;
   onPresence(): void;
-  theme: Theme;
-  onTheme(): void;
+  /** notices in the list; their button keeps its place even at 0, so nothing beside it moves when one comes */
+  notices: number;
+  noticesOpen: boolean;
+  onNotices(): void;
   drawer: boolean;
   onDrawer(): void;
-  settings: boolean;
   onSettings(): void;
 }
 
-/** The brand, the connection, the last problem, and the human's switches: presence, theme, settings, panels. */
+/** The brand, the connection, the last problem, and the human's switches: notices, presence, settings, panels. */
 export function TopBar(props: TopBarProps) {
-  const { connection, problem, away, onPresence, theme, onTheme, drawer, onDrawer, settings, onSettings } = props;
+  const { connection, problem, away, onPresence, notices, noticesOpen, onNotices, drawer, onDrawer, onSettings } =
+    props;
   const words = useT();
   const top = words.top;
   return (
     <header className="topbar">
-      <span className="brand">
+      <h1 className="brand">
         <span className="logo" aria-hidden />
         <span className="brand-name">{words.app.name}</span>
-      </span>
+      </h1>
       <span className={`connection conn-${connection}`} role="status">
         <span className="dot" />
         <span className="conn-label">{top.connection[connection]}</span>
       </span>
+      <button
+        type="button"
+        className={`button ghost small notices-button${notices ? ' has-notices' : ''}`}
+        aria-expanded={noticesOpen}
+        disabled={notices === 0 && !noticesOpen}
+        title={top.noticesTitle}
+        aria-label={top.notices(notices)}
+        onClick={onNotices}
+      >
+        <svg className="bell" viewBox="0 0 16 16" width="14" height="14" aria-hidden focusable="false">
+          <path d="M8 1.5a4.5 4.5 0 0 0-4.5 4.5v3L2 11.5h12L12.5 9V6A4.5 4.5 0 0 0 8 1.5Zm-1.8 11.5a1.8 1.8 0 0 0 3.6 0Z" />
+        </svg>
+        <span className="notices-count">{notices}</span>
+        <span className="notices-word"> {top.noticesWord(notices)}</span>
+      </button>
       {problem && (
         <span className="problem" title={problem}>
           {problem}
@@ -47,25 +63,7 @@ export function TopBar(props: TopBarProps) {
         <span className={`presence-dot${away ? ' away' : ''}`} />
         {away ? top.away : top.here}
       </button>
-      <button type="button" className="button ghost small" onClick={onTheme} title={top.theme.title}>
-        {theme === 'system' ? (
-          <>
-            {top.theme.system}
-            <span className="wide-only">{top.theme.systemWide}</span>
-          </>
-        ) : theme === 'light' ? (
-          top.theme.light
-        ) : (
-          top.theme.dark
-        )}
-      </button>
-      <button
-        type="button"
-        className="button ghost small"
-        aria-expanded={settings}
-        aria-controls="settings"
-        onClick={onSettings}
-      >
+      <button type="button" className="button ghost small" aria-haspopup="dialog" onClick={onSettings}>
         {top.settings}
       </button>
       <button

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { jumpTo } from '../cards/OpenStrip.js';
 import { t } from '../i18n/index.js';
 import type { OpenAsk } from '../store.js';
-import type { Settings } from './settings.js';
+import type { Settings, SoundName } from './settings.js';
 
 let audio: AudioContext | undefined;
 
@@ -19,20 +19,38 @@ export function unlockSound(): void {
   }
 }
 
-/** Two short soft tones, made on the spot (no sound file to load). */
-export function chime(): void {
-  if (!audio || audio.state !== 'running') return;
+/** Each sound as tones: frequency (Hz), start (s), length (s). Made on the spot: no sound file to load. */
+const TONES: Record<SoundName, Array<[number, number, number]>> = {
+  chime: [
+    [880, 0, 0.3],
+    [1320, 0.12, 0.3],
+  ],
+  bell: [
+    [660, 0, 0.9],
+    [1320, 0, 0.6],
+  ],
+  pop: [[520, 0, 0.12]],
+  ping: [
+    [1760, 0, 0.18],
+    [1760, 0.22, 0.18],
+  ],
+};
+
+/** Plays `name` at `volume` (0–1), once the human has touched the window (unlockSound). */
+export function chime(name: SoundName = 'chime', volume = 0.6): void {
+  if (!audio || audio.state !== 'running' || volume <= 0) return;
   const start = audio.currentTime;
-  for (const [i, frequency] of [880, 1320].entries()) {
+  const peak = 0.25 * Math.min(1, volume);
+  for (const [frequency, at, length] of TONES[name]) {
     const tone = audio.createOscillator();
     const gain = audio.createGain();
     tone.frequency.value = frequency;
-    gain.gain.setValueAtTime(0.0001, start + i * 0.12);
-    gain.gain.exponentialRampToValueAtTime(0.15, start + i * 0.12 + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, start + i * 0.12 + 0.25);
+    gain.gain.setValueAtTime(0.0001, start + at);
+    gain.gain.exponentialRampToValueAtTime(peak, start + at + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + at + length);
     tone.connect(gain).connect(audio.destination);
-    tone.start(start + i * 0.12);
-    tone.stop(start + i * 0.12 + 0.3);
+    tone.start(start + at);
+    tone.stop(start + at + length + 0.05);
   }
 }
 
@@ -66,7 +84,7 @@ export function useAskAlerts(asks: readonly OpenAsk[], generation: number, setti
     const fresh = open.filter((a) => !known.has(a.askId));
     for (const ask of fresh) known.add(ask.askId);
     if (!fresh.length || !enabled) return;
-    if (settings.sound) chime();
+    if (settings.sound) chime(settings.soundName, settings.volume);
     if (settings.notify && (document.hidden || !document.hasFocus())) fresh.forEach(notifyOf);
   }, [asks, generation, settings, enabled]);
 }

@@ -25,6 +25,8 @@ const save = () => {
 };
 
 const appEvents = new EventEmitter();
+/** Electron's Browser::is_quitting(): set once a quit got past before-quit */
+let quitting = false;
 const cancellable = () => ({
   defaultPrevented: false,
   preventDefault() {
@@ -56,6 +58,7 @@ export const app = {
     const before = cancellable();
     appEvents.emit('before-quit', before);
     if (before.defaultPrevented) return;
+    quitting = true;
     const will = cancellable();
     appEvents.emit('will-quit', will);
     if (will.defaultPrevented) return;
@@ -121,6 +124,10 @@ export class BrowserWindow extends EventEmitter {
   isFocused() {
     return this.visible;
   }
+  flashFrame(flag) {
+    report.window.flashing = flag;
+    save();
+  }
 }
 
 export class Tray extends EventEmitter {
@@ -145,7 +152,14 @@ export class Tray extends EventEmitter {
   }
 }
 
-export const Menu = { buildFromTemplate: (template) => ({ template }) };
+export const Menu = {
+  buildFromTemplate: (template) => ({ template }),
+  // the application menu, as its labels and roles: [label, [item label or role …]]
+  setApplicationMenu(menu) {
+    report.appMenu = menu.template.map((m) => [m.label, (m.submenu ?? []).map((i) => i.label ?? i.role ?? i.type)]);
+    save();
+  },
+};
 
 export class Notification extends EventEmitter {
   static isSupported() {
@@ -158,6 +172,9 @@ export class Notification extends EventEmitter {
   show() {
     report.notifications.push({ title: this.options.title, body: this.options.body });
     save();
+    // an unsigned macOS build: UNNotification refuses every notification (Electron 42+ emits `failed`)
+    const refusal = process.env.FAKE_NOTIFICATION_FAILS;
+    if (refusal) setImmediate(() => this.emit('failed', {}, refusal));
   }
   close() {}
 }
@@ -250,9 +267,22 @@ process.on('SIGTTIN', () => {
   save();
 });
 
-// Windows ends the session (SIGWINCH: the window's session-end); Linux or macOS shuts down (SIGPWR: powerMonitor's
-// shutdown, whose preventDefault asks the system to wait)
-process.on('SIGWINCH', () => created.window?.emit('session-end'));
+// Windows logs off (SIGWINCH) as Electron 44+ has it: the window's query-session-end, which the app may hold up
+// (preventDefault); if it does not, session-end, after whose handlers a process that is not quitting is
+// terminated. Linux or macOS shuts down (SIGPWR: powerMonitor's shutdown, whose preventDefault asks the system
+// to wait).
+process.on('SIGWINCH', () => {
+  const query = cancellable();
+  created.window?.emit('query-session-end', query);
+  report.sessionEndHeld = query.defaultPrevented;
+  save();
+  if (query.defaultPrevented) return;
+  created.window?.emit('session-end', cancellable());
+  if (quitting) return;
+  report.terminated = true;
+  save();
+  process.kill(process.pid, 'SIGKILL');
+});
 process.on('SIGPWR', () => {
   const event = cancellable();
   powerMonitor.emit('shutdown', event);

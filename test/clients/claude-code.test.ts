@@ -1,0 +1,3 @@
+import { clientSuite } from './suite.js';
+
+clientSuite('claude-code');
