@@ -5,6 +5,7 @@ import type { MessagesAnswer, PushAnswer } from '../../bridge/protocol/index.js'
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge, type ChildBridge } from '../helpers/child-bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
+import { somePublicKey } from '../helpers/device.js';
 import { claimPage } from '../helpers/page-wire.js';
 import { attach, needStrace } from '../helpers/strace.js';
 
@@ -32,7 +33,7 @@ async function pairingRequest(bridge: ChildBridge): Promise<string> {
   const code = await put(bridge, '/bridge/pairing', {});
   const link = (code.body as { url: string }).url;
   await http(`${remoteOf(bridge)}/bridge/pair/start`, {
-    body: { code: new URL(link).hash.replace('#code=', ''), name: 'tablet' },
+    body: { code: new URL(link).hash.replace('#code=', ''), name: 'tablet', publicKey: await somePublicKey() },
   });
   const waiting = await http(`${bridge.url}/bridge/devices`, { token: CHILD_TOKEN });
   return (waiting.body as { pairings: Array<{ requestId: string }> }).pairings[0]?.requestId ?? '';

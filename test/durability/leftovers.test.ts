@@ -114,7 +114,7 @@ describe('what a killed process leaves behind (issue 37, finding 9)', () => {
     expect((await cli(['agent-token', 'list'], env)).stdout).toMatch(/^devbox .*HALF-MADE/m);
     const made = await cli(['agent-token', 'create', 'devbox'], env);
     expect(made.code).toBe(0);
-    expect(made.stdout).toContain('AITI_AGENT_TOKEN=');
+    expect(made.stdout).toMatch(/^  aiti_agent_\S+$/m);
     expect((await cli(['agent-token', 'list'], env)).stdout).not.toContain('HALF-MADE');
   });
 });

@@ -18,7 +18,9 @@ describe('a torn last line (issue 37, finding 3)', () => {
     const env = { AITI_BRIDGE_DATA_DIR: dataDir };
     const created = await cli(['agent-token', 'create', 'devbox'], env);
     expect(created.code).toBe(0);
-    const token = /AITI_AGENT_TOKEN=(\S+)/.exec(created.stdout)?.[1] ?? '';
+    // shown once, on a line of its own
+    const token = /^ {2}(aiti_agent_\S+)$/m.exec(created.stdout)?.[1] ?? '';
+    expect(token).not.toBe('');
     const file = join(dataDir, 'aiti-bridge', 'agent-tokens.jsonl');
     expect((await cli(['agent-token', 'list'], env)).stdout).toMatch(/^devbox /);
     // the power went while a last use was being written

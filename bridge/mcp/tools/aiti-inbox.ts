@@ -3,7 +3,7 @@ import type { ImageRef } from '../../protocol/index.js';
 import { MsgId, type InboxResult, type Json, type Message, strictArgs } from '../../protocol/index.js';
 import { defineTool, toolInput, ToolError, type ToolCall, type ToolResult } from '../tool.js';
 import { clock } from '../text.js';
-import { AnswerBudget, ANSWER_BYTES, BUDGET_WORDS, IMAGE_BYTES, bytesOf, cutToFit } from './budget.js';
+import { AnswerBudget, ANSWER_BYTES, IMAGE_BYTES, bytesOf, cutToFit } from './budget.js';
 
 /** `<message id>#<n>`: the n-th image (from 1) of one of your messages, as an answer names one it could not carry. */
 const ImageLink = z
@@ -13,13 +13,13 @@ const ImageLink = z
 export const aitiInbox = defineTool({
   name: 'aiti_inbox',
   title: 'Read your inbox',
-  description: `Your messages: the human's pushes, async ask outcomes and subscribed page events, oldest first (up to 50, at most ${BUDGET_WORDS} and ${IMAGE_BYTES / 2 ** 20} MiB of images). Unacked messages come back, same ids, until you ack:[ids] them. "left": more after this page (after: <last id>); images that did not fit are named "<id>#<n>" (image: that).`,
+  description: `Your messages: the human's pushes, async ask outcomes and subscribed page events, oldest first (up to 50, ${ANSWER_BYTES / 1024} KiB). Unacked ones come back until you ack:[ids]. More: after:<last id>; a waiting image: image:"<id>#<n>".`,
   inputSchema: toolInput(
     'aiti_inbox',
     strictArgs({
       ack: z.array(MsgId).optional(),
-      after: MsgId.optional().describe('the id of the last message you read: this answer starts after it'),
-      image: ImageLink.optional().describe('one image an earlier answer named as waiting ("<message id>#<n>")'),
+      after: MsgId.optional(),
+      image: ImageLink.optional(),
     }),
   ),
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },

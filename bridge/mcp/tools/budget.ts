@@ -10,9 +10,6 @@ import type { Json } from '../../protocol/index.js';
 export const ANSWER_BYTES = 256 * 1024;
 export const IMAGE_BYTES = 6 * 1024 * 1024;
 
-/** How a budget is said in a tool's description. */
-export const BUDGET_WORDS = `${ANSWER_BYTES / 1024} KiB of text (and as much of structuredContent)`;
-
 export function bytesOf(text: string): number {
   return Buffer.byteLength(text);
 }

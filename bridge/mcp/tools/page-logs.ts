@@ -6,7 +6,7 @@ import { resolvePage } from '../resolve-page.js';
 import { defineTool, toolInput, ToolError } from '../tool.js';
 import { pageId } from './args.js';
 import { logLine } from '../text.js';
-import { BUDGET_WORDS, newestThatFit } from './budget.js';
+import { ANSWER_BYTES, newestThatFit } from './budget.js';
 
 const RANK: Record<LogEntry['level'], number> = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
 export const DEFAULT_LIMIT = 100;
@@ -16,14 +16,14 @@ const FLUSH_MS = 3000;
 export const pageLogs = defineTool({
   name: 'page_logs',
   title: 'Page console',
-  description: `The page console with uncaught errors and rejections (stacks mapped to your sources), oldest first; kept after the page reloads or closes. Filter by level (and above), since/before (ISO, exclusive), limit (newest N, default 100). At most ${BUDGET_WORDS} an answer: it says the before for older entries.`,
+  description: `The page console with uncaught errors and rejections (stacks mapped to your sources), oldest first; kept after the page reloads or closes. Filter by level (and above), since/before (ISO, exclusive), limit (newest N, default 100); ${ANSWER_BYTES / 1024} KiB an answer.`,
   inputSchema: toolInput(
     'page_logs',
     strictArgs({
       pageId,
       level: z.enum(['debug', 'log', 'info', 'warn', 'error']).optional(),
       since: IsoTime.optional(),
-      before: IsoTime.optional().describe('only entries older than this (the next page: the before an answer gives)'),
+      before: IsoTime.optional(),
       limit: z.number().int().positive().max(1000).optional(),
     }),
   ),

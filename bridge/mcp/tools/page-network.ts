@@ -5,12 +5,12 @@ import { defineTool, toolInput } from '../tool.js';
 import { pageId } from './args.js';
 import { networkLine } from '../text.js';
 import { DEFAULT_LIMIT, sinceTime } from './page-logs.js';
-import { BUDGET_WORDS, newestThatFit } from './budget.js';
+import { ANSWER_BYTES, newestThatFit } from './budget.js';
 
 export const pageNetwork = defineTool({
   name: 'page_network',
   title: 'Page network',
-  description: `Finished fetch/XHR requests (method, url, status, duration, sizes, error), oldest first; kept after the page reloads. Filter by since/before, failedOnly (status >= 400 or network error), limit (newest N, default 100). At most ${BUDGET_WORDS} an answer: it says the before for older ones.`,
+  description: `Finished fetch/XHR requests (method, url, status, duration, sizes, error), oldest first; kept after the page reloads. Filter by since/before, failedOnly (status >= 400 or network error), limit (newest N, default 100); ${ANSWER_BYTES / 1024} KiB an answer.`,
   inputSchema: toolInput(
     'page_network',
     strictArgs({
