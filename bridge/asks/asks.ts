@@ -421,12 +421,20 @@ export class Asks {
 
   /**
    * The asker of a sync ask stops waiting (its client's time-out is near) but the question stays open: its outcome
-   * will go to the agent's inbox, as an async ask's does. False when it ended, or is ending, already.
+   * will go to the agent's inbox, as an async ask's does, also after a restart (the hand-over is journaled before
+   * this resolves). False when it ended, or is ending, already. A hand-over the disk refused still holds while the
+   * bridge runs (the journal's health says the disk failed); a restart then ends the ask in the inbox.
    */
-  handOver(askId: string): boolean {
+  async handOver(askId: string): Promise<boolean> {
     const entry = this.open.get(askId);
     if (!entry || entry.ending) return false;
+    // from now on an ending goes to the inbox, also one that lands while the line is written
     entry.handedOver = true;
+    const { ask } = entry;
+    await ask.opened.catch(() => undefined);
+    await this.ledger
+      .handedOver(ask.spec.agentId, askId, new Date(this.clock.wallNow()).toISOString())
+      .catch(() => undefined);
     return true;
   }
 

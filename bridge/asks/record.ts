@@ -19,7 +19,8 @@ export interface LedgerServices extends DeliveryServices {
 
 /**
  * The asks' ledger on the asking agent's journal (README "Asking the human"): an `ask_opened` line when an ask
- * opens, an `ask_countdown` line when the human pauses or resumes it, and at its end its record, a consumed inbox
+ * opens, an `ask_countdown` line when the human pauses or resumes it, an `ask_handed_over` line when its asker
+ * stops waiting, and at its end its record, a consumed inbox
  * message of kind `ask` (History shows it, the agent's inbox never does), with an id made from the ask id. An
  * async ask's outcome goes in the same write as a user_answer (id made from the ask id too), then to the agent's
  * live channel. Each resolves once on disk.
@@ -29,6 +30,7 @@ export function journalLedger(bridge: LedgerServices): AskLedger {
     opened: (ask) => bridge.journal.append(ask.agentId, { type: 'ask_opened', ask }),
     countdown: (agentId, { askId, paused, remainingMs, at }) =>
       bridge.journal.append(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+    handedOver: (agentId, askId, at) => bridge.journal.append(agentId, { type: 'ask_handed_over', askId, at }),
     async ended(record, outcome, toInbox) {
       // one turn of the event loop: the record and the answer share the journal's write, record first
       const writes = [bridge.inbox.add(record.agentId, recordMessage(record), 'consumed')];

@@ -50,6 +50,12 @@ export class ReplayedAsks implements AskLines {
     if (!this.seen.has(ask.askId)) this.seen.set(ask.askId, { ask });
   }
 
+  /** its asker stopped waiting: it is an async ask from then on (shown again at a restart, its outcome inboxed) */
+  handedOver(askId: string): void {
+    const seen = this.seen.get(askId);
+    if (seen) seen.ask = { ...seen.ask, async: true };
+  }
+
   countdown(askId: string, line: CountdownLine): void {
     const seen = this.seen.get(askId);
     if (seen && (!seen.countdown || seen.countdown.at <= line.at)) seen.countdown = line;

@@ -3,7 +3,7 @@ import type { LineHead, StatusHead } from './scan.js';
 
 /**
  * The journal has two owners, each fed only its own lines: the inbox writes and replays message lines (`message`,
- * `status_change`, `renamed`), the asks write and replay ask lines (`ask_opened`, `ask_countdown`) through a
+ * `status_change`, `renamed`), the asks write and replay ask lines (`ask_opened`, `ask_countdown`, `ask_handed_over`) through a
  * narrow port. Neither goes through the other.
  */
 
@@ -33,11 +33,13 @@ export interface AskLines {
   opened(ask: AskOpened): void;
   /** an ask was paused or resumed */
   countdown(askId: string, countdown: CountdownLine): void;
+  /** a sync ask's asker stopped waiting: from then on it is kept as an async ask */
+  handedOver(askId: string): void;
   renamed(from: string, to: string, at: string): void;
 }
 
 /** The lines the asks write. */
-export type AskLine = Extract<JournalLine, { type: 'ask_opened' | 'ask_countdown' }>;
+export type AskLine = Extract<JournalLine, { type: 'ask_opened' | 'ask_countdown' | 'ask_handed_over' }>;
 
 /** The asks' narrow port on the journal: they append their own lines to the asking agent's file, and nothing else. */
 export interface AskJournal {

@@ -157,5 +157,6 @@ export class JournalReplay implements JournalBodies {
     } else if (parsed.type === 'ask_opened') asks?.opened(parsed.ask);
     else if (parsed.type === 'ask_countdown')
       asks?.countdown(parsed.askId, { paused: parsed.paused, remainingMs: parsed.remainingMs, at: parsed.at });
+    else if (parsed.type === 'ask_handed_over') asks?.handedOver(parsed.askId);
   }
 }

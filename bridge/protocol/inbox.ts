@@ -68,6 +68,11 @@ export const JournalLine = z.discriminatedUnion('type', [
     remainingMs: z.number().int().nonnegative(),
     at: IsoTime,
   }),
+  /**
+   * the asker of a sync ask stopped waiting (its client's time-out was near): its outcome goes to the agent's inbox,
+   * as an async ask's, and a restart shows it again instead of ending it
+   */
+  z.object({ type: z.literal('ask_handed_over'), askId: AskId, at: IsoTime }),
 ]);
 export type JournalLine = z.infer<typeof JournalLine>;
 
