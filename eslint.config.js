@@ -112,11 +112,13 @@ const importRules = [
   ...domain('bridge/images/', []),
   ...domain('bridge/agents/', []),
   ...domain('bridge/pages/', []),
+  // the journal's files (the writer, the replay): fed by its owners, it knows none of them
+  ...domain('bridge/journal/', []),
   ...domain('bridge/window/', ['bridge/agents/', 'bridge/pages/'], ['zod']),
   // pairing draws its QR code here (uqr), so the window carries no QR library
   ...domain('bridge/devices/', ['bridge/agents/'], ['uqr']),
-  ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/pages/', 'bridge/window/']),
-  ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/pages/', 'bridge/window/']),
+  ...domain('bridge/inbox/', ['bridge/agents/', 'bridge/journal/', 'bridge/pages/', 'bridge/window/']),
+  ...domain('bridge/asks/', ['bridge/images/', 'bridge/inbox/', 'bridge/journal/', 'bridge/pages/', 'bridge/window/']),
   {
     files: ['bridge/http/**/*.ts'],
     allow: ['bridge/http/', protocol, ...kernel, 'bridge/context.ts', 'koa', '@koa/router', 'zod', 'node:*'],
@@ -214,6 +216,11 @@ const importRules = [
     why: 'the shared root files are leaves every layer may use, so they import no layer',
   },
   {
+    files: ['bridge/data-dir-lock.ts', 'bridge/port.ts'],
+    allow: [protocol, ...kernel, 'bridge/startup-error.ts', 'node:*'],
+    why: 'what aiti-bridge takes before it loads the server (the data dir lock, the port): leaves that stop the start with a StartupError',
+  },
+  {
     files: ['bridge/bridge.ts', 'bridge/context.ts', 'bridge/routes.ts'],
     allow: [
       'bridge/agents/',
@@ -222,6 +229,7 @@ const importRules = [
       'bridge/http/',
       'bridge/images/',
       'bridge/inbox/',
+      'bridge/journal/',
       'bridge/mcp/',
       'bridge/pages/',
       'bridge/remote/',
@@ -232,6 +240,8 @@ const importRules = [
       'bridge/routes.ts',
       'bridge/shutdown.ts',
       'bridge/startup-error.ts',
+      'bridge/data-dir-lock.ts',
+      'bridge/port.ts',
       'node:*',
     ],
     why: 'the composition (createBridge, the zones, BridgeContext) wires the layers together, but never the page agent, the shim or the CLI',
@@ -247,6 +257,8 @@ const importRules = [
       'bridge/bridge.ts',
       'bridge/config.ts',
       'bridge/startup-error.ts',
+      'bridge/data-dir-lock.ts',
+      'bridge/port.ts',
       'bridge/version.ts',
       'bridge/shim/',
       'bridge/register/',

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Inbox } from '../bridge/inbox/inbox.js';
-import { Journal } from '../bridge/inbox/journal.js';
+import { JournalWriter } from '../bridge/journal/writer.js';
 import { createLogger } from '../bridge/log.js';
 import type { Message } from '../bridge/protocol/index.js';
 import { connectMcp } from './agent.js';
@@ -18,7 +18,7 @@ const TEXT = 'Please rename the Save button to "Save draft" and keep the shortcu
 /** Pushes `total` messages through Inbox.add (journal append + fsync group commit), `inFlight` at a time. */
 async function inboxThroughput(total: number, inFlight: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'aiti-bench-journal-'));
-  const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'bench', log }));
+  const inbox = new Inbox(new JournalWriter({ dir, bridgeVersion: 'bench', log }));
   try {
     let next = 0;
     const started = performance.now();
@@ -31,7 +31,7 @@ async function inboxThroughput(total: number, inFlight: number): Promise<number>
     await Promise.all(Array.from({ length: inFlight }, worker));
     return total / ((performance.now() - started) / 1000);
   } finally {
-    inbox.close();
+    await inbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -79,14 +79,14 @@ async function floorThroughput(kind: 'node' | 'koa', total: number, inFlight: nu
 const REPLAY_RUNS = 3;
 
 /**
- * Writes `total` message lines with the real Journal (its files, rollover and fsync), over 10 agents, then
- * times a bridge start's replay of them: openInbox (Journal.replay reads the head of each line, as the bridge
+ * Writes `total` message lines with the real JournalWriter (its files, rollover and fsync), over 10 agents, then
+ * times a bridge start's replay of them: openInbox (JournalReplay reads the head of each line, as the bridge
  * wrote it, without parsing its body: journal-scan.ts; Inbox.replay rebuilds every inbox).
  */
 async function replay(total: number): Promise<ReplayTimes & { mib: number; files: number }> {
   const appDir = mkdtempSync(join(tmpdir(), 'aiti-bench-replay-'));
   try {
-    const journal = new Journal({ dir: join(appDir, 'sessions'), bridgeVersion: 'bench', log });
+    const journal = new JournalWriter({ dir: join(appDir, 'sessions'), bridgeVersion: 'bench', log });
     const at = Date.now() - total;
     const BATCH = 20_000;
     for (let from = 0; from < total; from += BATCH) {
@@ -112,7 +112,7 @@ async function replay(total: number): Promise<ReplayTimes & { mib: number; files
       }
       await Promise.all(writes);
     }
-    journal.close();
+    await journal.close();
     let bytes = 0;
     let files = 0;
     const sessions = join(appDir, 'sessions');
@@ -143,12 +143,12 @@ const { createLogger } = await import(new URL('dist/bridge/log.js', root).href);
 const { JournalLine } = await import(new URL('dist/bridge/protocol/index.js', root).href);
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-const inbox = openInbox({ appDir, version: 'bench', log: createLogger('bench', 'silent') });
+const { inbox } = openInbox({ appDir, version: 'bench', log: createLogger('bench', 'silent') });
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 const cpuMs = (cpu.user + cpu.system) / 1000;
 const replayed = inbox.status().agents.reduce((n, a) => n + a.counts.pending + a.counts.delivered + a.counts.consumed, 0);
-inbox.close();
+await inbox.close();
 // where the time goes: the same files only read and JSON.parse'd, then also validated with the zod schema
 const pass = (validate) => {
   const t = performance.now();
@@ -205,7 +205,7 @@ export async function journalBench(notes: string[]): Promise<BenchRow[]> {
     Math.round((cpus().length * 1e6) / (r.userUs + r.systemUs + r.clientUs)).toLocaleString('en-US');
   const rate = (r: LoadResult) => Math.round(r.rate).toLocaleString('en-US');
   notes.push(
-    `inbox journal: throughput is measured in-process through the real Inbox.add (a JSONL line queued, written with the other lines of its batch and fsynced in a group commit before the promise resolves) with 256 pushes in flight over 8 agents, and separately with one push at a time (one fsync each: the disk's fsync latency bounds it). HTTP push is POST /bridge/push to the bridge in its own process, 64 requests in flight over keep-alive node:http connections from the benchmark process, to one connected agent (inbox delivery); the bridge process used ${Math.round(http.userUs)} µs of user CPU (its JavaScript, on its one main thread) and ${Math.round(http.systemUs)} µs of system CPU (sockets, the journal writes, and the fsyncs on libuv's thread pool) per push. The same client and load, in the same run, against a server in its own process that only reads the body and answers 204: bare node:http ${rate(bare)} req/s (${cpu(bare)} µs of server CPU a request: the ceiling of any HTTP path on this machine with this client), Koa with that one middleware ${rate(koa)} req/s (${cpu(koa)} µs), the bridge's push ${rate(http)} msg/s (${cpu(http)} µs); the sending client (node:http, keep-alive) itself used ${Math.round(bare.clientUs)} / ${Math.round(koa.clientUs)} / ${Math.round(http.clientUs)} µs of CPU a request. With ${cpus().length} cores shared by client and server, server + client CPU bound the rate: ${ceiling(bare)} req/s for the bare server, ${ceiling(http)} for the bridge.${bare.rate < 20_000 ? ` HTTP push gap: 20,000 acknowledged pushes/s over HTTP is above what a bare Node server answering 204 does here (${rate(bare)} req/s with the same client, bound ${ceiling(bare)}): the client alone costs more CPU per request than the bare server, so no HTTP route can meet the figure on this machine; the journal's own figure is the in-process row. What the bridge adds over the bare server, ${cpu(http) - cpu(bare)} µs a push (Koa alone ${cpu(koa) - cpu(bare)} µs), is its routing and guards, reading and zod-checking the body, the inbox and the journal line with its share of a write and an fsync, and the JSON answer; a profile under this load shows no single part above a fifth of it. Cut in this round: one write syscall per journal line (a flush now writes the lines of its batch in one go), randomBytes per message id (a pool), and the body's async iterator (events): some 20% less bridge CPU a push than before the change, in four A/B pairs against the previous build under the same load (e.g. 182 → 144 µs).` : http.rate < 20_000 ? ` HTTP push gap: ${rate(http)} msg/s against 20,000, with a bare server at ${rate(bare)} req/s: the bridge spends ${cpu(http) - cpu(bare)} µs a push more than the bare server (Koa ${cpu(koa) - cpu(bare)} µs of it; the rest the guards, the body, zod, the journal line and its fsync group commit, the inbox and the answer).` : ''} Replay journals were written by the real Journal class (10 agents, files rolled at 2 MB, one status_change "consumed" line for every third message; ${small.files} files / ${round(small.mib, 1)} MiB for 100k, ${large.files} files / ${round(large.mib, 1)} MiB for 1M) and timed as openInbox of the built bridge (dist/) in a fresh Node process — what the bridge runs before it listens (${round(large.cpuMs / 1000, 2)} s of CPU for the 1M replay, so the machine's load shows as the gap to the time; the read + JSON.parse row below, ${round(large.parseMs / 1000, 2)} s here against 1.89 s on a quiet run before the change, shows how much slower the machine ran). Replay reads each line the bridge wrote by its head only (id, kind, from, agent, time, status: bridge/inbox/journal-scan.ts), never parsing its body, which stays on disk until the message is read; messages live in columns (typed arrays and a byte-keyed id index) rather than as a million objects. A CPU profile of the 1M replay (bridge/inbox: node --cpu-prof on openInbox) puts what remains at some 45% finding each line's head (the byte checks of journal-scan.ts and its time parse), 25% the id index (hashing each id and placing it: mostly cache misses in a table of a million), 5–10% reading the files, 10% building the inboxes and sorting the history by time, 3% garbage collection; before the change it was 45% reading, splitting and JSON.parse of every line, 20% zod, 20% garbage collection of the parsed lines, 15% the inbox. For comparison, the old way's cost on the same files: reading them and JSON.parse of every line alone takes ${round(large.parseMs / 1000, 2)} s, and adding the zod validation of every line (JournalLine.safeParse) ${round(large.validateMs / 1000, 2)} s, before any inbox is built.${large.ms >= 2000 ? ` Replay gap: ${round(large.ms / 1000, 2)} s for 1M messages against 2 s (${round(large.cpuMs / 1000, 2)} s of it CPU).` : ''}`,
+    `inbox journal: throughput is measured in-process through the real Inbox.add (a JSONL line queued, written with the other lines of its batch and fsynced in a group commit before the promise resolves) with 256 pushes in flight over 8 agents, and separately with one push at a time (one fsync each: the disk's fsync latency bounds it). HTTP push is POST /bridge/push to the bridge in its own process, 64 requests in flight over keep-alive node:http connections from the benchmark process, to one connected agent (inbox delivery); the bridge process used ${Math.round(http.userUs)} µs of user CPU (its JavaScript, on its one main thread) and ${Math.round(http.systemUs)} µs of system CPU (sockets, the journal writes, and the fsyncs on libuv's thread pool) per push. The same client and load, in the same run, against a server in its own process that only reads the body and answers 204: bare node:http ${rate(bare)} req/s (${cpu(bare)} µs of server CPU a request: the ceiling of any HTTP path on this machine with this client), Koa with that one middleware ${rate(koa)} req/s (${cpu(koa)} µs), the bridge's push ${rate(http)} msg/s (${cpu(http)} µs); the sending client (node:http, keep-alive) itself used ${Math.round(bare.clientUs)} / ${Math.round(koa.clientUs)} / ${Math.round(http.clientUs)} µs of CPU a request. With ${cpus().length} cores shared by client and server, server + client CPU bound the rate: ${ceiling(bare)} req/s for the bare server, ${ceiling(http)} for the bridge.${bare.rate < 20_000 ? ` HTTP push gap: 20,000 acknowledged pushes/s over HTTP is above what a bare Node server answering 204 does here (${rate(bare)} req/s with the same client, bound ${ceiling(bare)}): the client alone costs more CPU per request than the bare server, so no HTTP route can meet the figure on this machine; the journal's own figure is the in-process row. What the bridge adds over the bare server, ${cpu(http) - cpu(bare)} µs a push (Koa alone ${cpu(koa) - cpu(bare)} µs), is its routing and guards, reading and zod-checking the body, the inbox and the journal line with its share of a write and an fsync, and the JSON answer; a profile under this load shows no single part above a fifth of it. Cut in this round: one write syscall per journal line (a flush now writes the lines of its batch in one go), randomBytes per message id (a pool), and the body's async iterator (events): some 20% less bridge CPU a push than before the change, in four A/B pairs against the previous build under the same load (e.g. 182 → 144 µs).` : http.rate < 20_000 ? ` HTTP push gap: ${rate(http)} msg/s against 20,000, with a bare server at ${rate(bare)} req/s: the bridge spends ${cpu(http) - cpu(bare)} µs a push more than the bare server (Koa ${cpu(koa) - cpu(bare)} µs of it; the rest the guards, the body, zod, the journal line and its fsync group commit, the inbox and the answer).` : ''} Replay journals were written by the real JournalWriter class (10 agents, files rolled at 2 MB, one status_change "consumed" line for every third message; ${small.files} files / ${round(small.mib, 1)} MiB for 100k, ${large.files} files / ${round(large.mib, 1)} MiB for 1M) and timed as openInbox of the built bridge (dist/) in a fresh Node process — what the bridge runs before it listens (${round(large.cpuMs / 1000, 2)} s of CPU for the 1M replay, so the machine's load shows as the gap to the time; the read + JSON.parse row below, ${round(large.parseMs / 1000, 2)} s here against 1.89 s on a quiet run before the change, shows how much slower the machine ran). Replay reads each line the bridge wrote by its head only (id, kind, from, agent, time, status: bridge/journal/scan.ts), never parsing its body, which stays on disk until the message is read; messages live in columns (typed arrays and a byte-keyed id index) rather than as a million objects. A CPU profile of the 1M replay (bridge/inbox: node --cpu-prof on openInbox) puts what remains at some 45% finding each line's head (the byte checks of journal-scan.ts and its time parse), 25% the id index (hashing each id and placing it: mostly cache misses in a table of a million), 5–10% reading the files, 10% building the inboxes and sorting the history by time, 3% garbage collection; before the change it was 45% reading, splitting and JSON.parse of every line, 20% zod, 20% garbage collection of the parsed lines, 15% the inbox. For comparison, the old way's cost on the same files: reading them and JSON.parse of every line alone takes ${round(large.parseMs / 1000, 2)} s, and adding the zod validation of every line (JournalLine.safeParse) ${round(large.validateMs / 1000, 2)} s, before any inbox is built.${large.ms >= 2000 ? ` Replay gap: ${round(large.ms / 1000, 2)} s for 1M messages against 2 s (${round(large.cpuMs / 1000, 2)} s of it CPU).` : ''}`,
   );
   return [
     {

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { defaultConfig, type BridgeConfig } from './config.js';
 import type { BridgeContext } from './context.js';
@@ -28,11 +27,13 @@ import { devicesEvent } from './devices/view.js';
 import { createRemoteApp, listenRemote, remoteServer, type RemoteListener } from './remote/listener.js';
 import { AskNotifier } from './remote/notify.js';
 import { Asks } from './asks/asks.js';
-import { answerFromRecords, journalLedger } from './asks/record.js';
+import { journalLedger } from './asks/record.js';
+import { ReplayedAsks } from './asks/replayed.js';
+import { restoreAsks } from './asks/restore.js';
 import { systemClock } from './asks/countdown.js';
 import { trackAnswers } from './shutdown.js';
 import { ImageStore } from './images/store.js';
-import { createLogger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { mountRoutes } from './routes.js';
 import { PageBuffers } from './pages/buffers.js';
 import { PageEventBus } from './pages/events.js';
@@ -43,7 +44,9 @@ import { watchOpenFile } from './pages/open-file.js';
 import { ResultSockets } from './pages/result-socket-routes.js';
 import { checkWritable, StartupError } from './startup-error.js';
 import { RUNNING_FILE, writeRunningRecord } from './locate.js';
-import { privateDir } from './private-files.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { holdPort, type HeldPort } from './port.js';
+import { collectLeftovers, privateDir } from './private-files.js';
 import { loadOrCreateToken } from './token.js';
 import { bridgeVersion } from './version.js';
 
@@ -62,11 +65,40 @@ export interface Bridge {
 
 export { StartupError };
 
-/** Starts a bridge. Nothing happens at import time; many bridges can run in one process (tests use port 0). */
-export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promise<Bridge> {
+/** What `aiti-bridge` takes before it loads the server (cli.ts): the data dir's lock and the port. */
+export interface Taken {
+  lock?: DataDirLock;
+  port?: HeldPort;
+}
+
+/**
+ * Starts a bridge. Nothing happens at import time; many bridges can run in one process (tests use port 0), one per
+ * data dir: the data dir is locked before anything in it is read or written (data-dir-lock.ts), then the port is
+ * taken (port.ts), then the journal replayed; connections that arrive meanwhile wait for their answer.
+ */
+export async function createBridge(overrides: Partial<BridgeConfig> = {}, taken: Taken = {}): Promise<Bridge> {
   const config: BridgeConfig = { ...defaultConfig(), ...overrides };
-  const log = createLogger('aiti');
   const appDir = join(config.dataDir, 'aiti-bridge');
+  let lock = taken.lock;
+  let port = taken.port;
+  try {
+    lock ??= await lockDataDir(appDir, lockHolder());
+    port ??= await holdPort(config.host, config.port);
+    return await start(config, appDir, lock, port);
+  } catch (error) {
+    await port?.close();
+    await lock?.release();
+    throw error;
+  }
+}
+
+/** What this process says of itself to a second bridge that tries its data dir. */
+export function lockHolder(): { pid: number; version: string; startedAt: string } {
+  return { pid: process.pid, version: bridgeVersion(), startedAt: new Date().toISOString() };
+}
+
+async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, held: HeldPort): Promise<Bridge> {
+  const log = createLogger('aiti');
   let openDir: string | undefined;
   try {
     // 0700 whatever the umask, and whatever an older bridge left: tokens, journals and agent ids live here
@@ -79,8 +111,14 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const full = checkWritable(appDir);
   if (full) log.warn(full);
   if (openDir) log.warn(`${openDir}; other users of this machine may read what is in it`);
-  const token = loadOrCreateToken(appDir, config.token);
-  const agentToken = loadOrCreateToken(appDir, undefined, 'agent-token');
+  let token: string;
+  let agentToken: string;
+  try {
+    token = await loadOrCreateToken(appDir, config.token);
+    agentToken = await loadOrCreateToken(appDir, undefined, 'agent-token');
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
   let origins: string[] = [];
   const limits = new LimitCounters(resolveLimits(config.limits));
   const pages = new PageRegistry({ ttlMs: config.ttlMs, refuseLegacy: config.refuseLegacy, appDir, limits });
@@ -96,12 +134,14 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   }
   const agentTokens = new AgentTokens(join(appDir, 'agent-tokens.jsonl'));
   let remote: RemoteListener | undefined;
-  // replays the journal before the bridge listens
-  const inbox = openInbox({ appDir, version: bridgeVersion(), log });
+  // replays the journal before the bridge listens: message lines to the inbox, ask lines to the asks
+  const foundAsks = new ReplayedAsks();
+  const { inbox, journal, images: referenced } = openInbox({ appDir, version: bridgeVersion(), log, asks: foundAsks });
   const agents = new AgentRegistry(config.ttlMs);
   const images = new ImageStore(appDir);
+  await collectAtStart(appDir, images, referenced, log);
   // an async answer reaches a sampling agent with its images
-  const ledger = { inbox, agents, images, log };
+  const ledger = { journal, inbox, agents, images, log };
   const asks = new Asks(
     { broadcast: (event, data) => context.hub.broadcast(event, data) },
     systemClock,
@@ -162,15 +202,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   const stopInbox = watchInbox(context);
   context.agents.onChange(() => broadcastAgents(context));
   // asks that were open when the bridge stopped: shown again (async) or ended "the bridge restarted" (sync)
-  const replayed = inbox.takeReplayedAsks();
-  await asks.restore(replayed.open);
-  await answerFromRecords(ledger, replayed);
-  if (replayed.open.length)
-    log
-      .child('asks')
-      .info(
-        `${replayed.open.length} ask(s) were open when the bridge stopped: ${asks.views().length} shown again, the others ended`,
-      );
+  await restoreAsks({ asks, found: foundAsks, ledger, log });
 
   const app = createApp(context, mountRoutes(context));
   const handler = app.callback();
@@ -186,13 +218,14 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     ? remoteServer(context, createRemoteApp(context, mountRoutes(context, 'remote')).callback())
     : undefined;
   if (remoteSide) connections.watch(remoteSide.server, 'remote');
-  await listen(server, config);
+  // the connections held while the bridge started are served now, and every later one
+  held.adopt(server);
   let unix: UnixListener | undefined;
   if (config.socket) {
     try {
       unix = await listenUnix(config.socket, handler, resultSockets.upgrade);
     } catch (error) {
-      await new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
       throw new StartupError((error as Error).message);
     }
     connections.watch(unix.server, 'socket');
@@ -202,16 +235,17 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
     try {
       remote = await listenRemote(context, remoteSide);
     } catch (error) {
-      await new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
       await unix?.close();
       throw error;
     }
     answers.push(trackAnswers(remote.server));
   }
-  const port = (server.address() as AddressInfo).port;
+  const port = held.address().port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, url];
+  lock.listening(url);
   if (!isLoopbackHostname(config.host))
     log.warn(
       `listening on ${config.host}, but only programs on this machine are served (other machines get 403, whatever their headers say); ${reachFromElsewhere(port)}`,
@@ -232,7 +266,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
   // where it listens, for the Vite plugin, the shim, `call` and `agent-token` (bridge/locate.ts)
   let forgetRecord = (): void => undefined;
   try {
-    forgetRecord = writeRunningRecord(config.dataDir, {
+    forgetRecord = await writeRunningRecord(config.dataDir, {
       pid: process.pid,
       url,
       ...(remote ? { remote: { url: remote.url, port: remote.port } } : {}),
@@ -269,7 +303,7 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         context.tarpit.close();
         connections.close();
         resultSockets.close();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = Promise.all([held.close(), new Promise<void>((resolve) => server.close(() => resolve()))]);
         const remoteClosed = remote ? new Promise<void>((resolve) => remote?.server.close(() => resolve())) : undefined;
         server.closeIdleConnections();
         unix?.server.closeIdleConnections();
@@ -285,37 +319,30 @@ export async function createBridge(overrides: Partial<BridgeConfig> = {}): Promi
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
         agentTokens.close();
         tokenExpiry.close();
-        devices.close();
+        await devices.close();
         await asksClosed;
         stopInbox();
-        context.inbox.close();
+        await context.inbox.close();
+        // the last step: a bridge started on this data dir after close() resolves finds it free
+        await lock.release();
       })()),
   };
 }
 
-function listen(server: Server, config: BridgeConfig): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new StartupError(
-            `port ${config.port} on ${config.host} is in use (another aiti-bridge? try http://${config.host}:${config.port}/bridge/health); stop it or pick another port with --port or AITI_BRIDGE_PORT`,
-          ),
-        );
-      } else if (error.code === 'EACCES') {
-        reject(
-          new StartupError(
-            `not allowed to listen on ${config.host}:${config.port}; pick a port above 1024 with --port`,
-          ),
-        );
-      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        reject(new StartupError(`cannot listen on host "${config.host}": no such local address; use --host 127.0.0.1`));
-      } else reject(error);
-    };
-    server.once('error', onError);
-    server.listen(config.port, config.host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
+/**
+ * What a killed bridge or command left behind, collected before anything is served (the lock is held: nothing of
+ * ours is in flight): temporary files of ours in the data dir, and images no journal line refers to.
+ */
+async function collectAtStart(
+  appDir: string,
+  images: ImageStore,
+  referenced: ReadonlySet<string> | undefined,
+  log: Logger,
+): Promise<void> {
+  const removed = await collectLeftovers(appDir);
+  if (removed.length)
+    log.info(`removed ${removed.length} temporary file(s) a stopped process left: ${removed.join(', ')}`);
+  if (!referenced) return log.warn('images: a journal file could not be read, so no image is collected this time');
+  const orphans = await images.collect(referenced);
+  if (orphans) log.info(`removed ${orphans} image(s) no message refers to`);
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ConfigError, configHelp, resolveConfig, sharedMachine } from './config.js';
 import { StartupError } from './startup-error.js';
 import { bridgeVersion } from './version.js';
@@ -65,8 +66,25 @@ async function registerCommand(argv: string[]): Promise<number> {
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const config = resolveConfig(argv, env);
   const shared = sharedMachine(env);
+  // the data dir and the port first, before the server's modules load and the journal replays: a second bridge on
+  // this data dir stops here having touched nothing, and a client coming back to a restart waits instead of being
+  // refused
+  const { lockDataDir } = await import('./data-dir-lock.js');
+  const { holdPort } = await import('./port.js');
+  const lock = await lockDataDir(join(config.dataDir, 'aiti-bridge'), {
+    pid: process.pid,
+    version: bridgeVersion(),
+    startedAt: new Date().toISOString(),
+  });
+  let port;
+  try {
+    port = await holdPort(config.host, config.port);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   const { createBridge } = await import('./bridge.js');
-  const bridge = await createBridge(config);
+  const bridge = await createBridge(config, { lock, port });
   process.stderr.write(
     `aiti-bridge ${bridge.context.version} listening on ${bridge.url}\n` +
       `  MCP endpoint:  ${bridge.url}/mcp/mcp\n` +

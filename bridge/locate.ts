@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir } from './config.js';
-import { replacePrivateFile } from './private-files.js';
+import { replaceFile } from './private-files.js';
 
 /**
  * What a running bridge writes into its data dir (`<data-dir>/aiti-bridge/running.json`, 0600) once it listens,
@@ -26,10 +26,10 @@ export function runningFile(dataDir: string): string {
   return join(dataDir, 'aiti-bridge', RUNNING_FILE);
 }
 
-/** Writes the record; returns what removes it again (only while it is still this process's). */
-export function writeRunningRecord(dataDir: string, record: RunningRecord): () => void {
+/** Writes the record (off the main thread, fsynced); returns what removes it again (only while it is still this process's). */
+export async function writeRunningRecord(dataDir: string, record: RunningRecord): Promise<() => void> {
   const file = runningFile(dataDir);
-  replacePrivateFile(file, JSON.stringify(record) + '\n');
+  await replaceFile(file, JSON.stringify(record) + '\n', `could not write ${RUNNING_FILE}`);
   return () => {
     if (readRunningRecord(dataDir)?.pid === record.pid) rmSync(file, { force: true });
   };

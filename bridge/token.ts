@@ -1,24 +1,33 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { privateDir, writePrivateFile } from './private-files.js';
+import { createOnce, replaceFile } from './private-files.js';
 
 /**
  * The human's token (`token`), or the agents' (`agent-token`, used with --mcp-auth; it cannot answer asks): the
- * given one, else the one stored in the data dir, else a new one written there (0600).
+ * given one, else the one stored in the data dir, else a new one made there (0600). A new one is on disk (written,
+ * fsynced, its directory fsynced) before it resolves, so the URL printed with it works after a power cut; it is made
+ * with an exclusive link, so two first starts at once end up with the same token. An empty file (an older bridge
+ * cut off while writing it) is replaced.
  */
-export function loadOrCreateToken(appDir: string, given?: string, name: 'token' | 'agent-token' = 'token'): string {
+export async function loadOrCreateToken(
+  appDir: string,
+  given?: string,
+  name: 'token' | 'agent-token' = 'token',
+): Promise<string> {
   if (given) return given;
   const file = join(appDir, name);
+  let stored = '';
   try {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored) return stored;
+    stored = (await readFile(file, 'utf8')).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  privateDir(appDir);
+  if (stored) return stored;
   const token = randomBytes(24).toString('base64url');
-  writePrivateFile(file, token + '\n');
+  const made = (await createOnce(file, token + '\n', `could not keep the ${name}`)).trim();
+  if (made) return made;
+  await replaceFile(file, token + '\n', `could not keep the ${name}`);
   return token;
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBridge, StartupError, type Bridge } from '../bridge/bridge.js';
 import type { BridgeConfig } from '../bridge/config.js';
+import { DataDirInUse } from '../bridge/data-dir-lock.js';
 import { HealthAnswer } from '../bridge/protocol/human.js';
 import { impostorText, provePeer } from '../bridge/prove-peer.js';
 
@@ -71,15 +72,19 @@ export function storedToken(config: Pick<BridgeConfig, 'dataDir' | 'token'>): st
   }
 }
 
-/** Starts the bridge in-process with the CLI's configuration; if the port holds another bridge, offers to attach. */
+/**
+ * Starts the bridge in-process with the CLI's configuration; if another bridge holds the data dir (it says where it
+ * listens) or the port, offers to attach.
+ */
 export async function startBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost> {
   const create = deps.create ?? createBridge;
   try {
     const bridge = await create(deps.config);
     return { kind: 'own', url: bridge.url, token: bridge.token, bridge };
   } catch (error) {
-    if (!(error instanceof StartupError) || deps.config.port === 0) throw error;
-    const url = configuredUrl(deps.config);
+    const holder = error instanceof DataDirInUse ? error.holder?.url : undefined;
+    if (!(error instanceof StartupError) || (deps.config.port === 0 && !holder)) throw error;
+    const url = holder ?? configuredUrl(deps.config);
     const version = await probeBridge(url);
     if (version === undefined) throw error;
     const token = storedToken(deps.config);

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Logger } from '../log.js';
-import { appendPrivateLine, PRIVATE_DIR } from '../private-files.js';
+import { appendLine } from '../private-files.js';
 import { sameSecret } from '../token.js';
 
 /** Who first took an agent id: a session (its client's own name or an aiti_hello) or a stateless caller. */
@@ -16,17 +15,20 @@ interface Entry {
 
 /**
  * Which agent ids sessions have taken, and the hash of each chosen id's agentKey. Kept in
- * `<appDir>/agent-ids.jsonl` (0600), one line per change appended (a flood of new ids costs one short append
- * each, never a rewrite), so a session's id stays its own and a chosen id can be taken back with its key after a
- * bridge restart. Ids used only by stateless calls are not recorded: they carry no identity to protect.
+ * `<appDir>/agent-ids.jsonl` (0600), one line per change appended (appends that meet share one write and one
+ * fsync, off the main thread: private-files.ts), so a session's id stays its own and a chosen id can be taken back
+ * with its key after a bridge restart. Ids used only by stateless calls are not recorded: they carry no identity
+ * to protect.
  */
 export class AgentClaims {
   private readonly entries = new Map<string, Entry>();
+  /** ids whose key is being written: a second aiti_hello for one gets none meanwhile */
+  private readonly issuing = new Set<string>();
 
   /** Reads the file; a line that is no claim is skipped with a warning naming it, and the rest still counts. */
   constructor(
     private readonly file: string,
-    log: Pick<Logger, 'warn'>,
+    private readonly log: Pick<Logger, 'warn'>,
   ) {
     let text: string;
     try {
@@ -42,7 +44,7 @@ export class AgentClaims {
         log.warn(`line ${index + 1} of ${file} ${claim}; skipped (the other lines are read as usual)`);
       else this.entries.set(claim.id, claim.entry);
     });
-    if (!text.endsWith('\n')) endTornLine(file, log);
+    // a last line a crash cut short is ended by the next append (private-files.ts appendLine)
   }
 
   owner(agentId: string): AgentOwner | undefined {
@@ -58,26 +60,44 @@ export class AgentClaims {
     return Boolean(hash && sameSecret(hash, hashOf(key)));
   }
 
-  /** Remembers that a session took this id, the first time only. */
+  /**
+   * Remembers that a session took this id, the first time only: at once in memory (the session speaks for it now),
+   * and on disk in the background (a session's first request does not wait for an fsync; nothing is promised to
+   * anyone about it, and a line the disk refuses is said in the log).
+   */
   record(agentId: string, owner: AgentOwner): void {
     if (this.entries.has(agentId)) return;
-    this.set(agentId, { owner });
+    const entry = { owner };
+    this.entries.set(agentId, entry);
+    this.write(agentId, entry).catch((error: unknown) =>
+      this.log.warn(`agent id ${JSON.stringify(agentId)} is not kept for a restart: ${(error as Error).message}`),
+    );
   }
 
-  /** A new agentKey for an id that has none; undefined when it has one (only its holder may pass it on). */
-  issueKey(agentId: string, owner: AgentOwner): string | undefined {
+  /**
+   * A new agentKey for an id that has none, resolved once it is on disk (a key the file does not hold would be gone
+   * after a restart, and the id free to take); undefined when it has one (only its holder may pass it on). Rejects
+   * (DiskError, 503) when it cannot be written: then no key is taken.
+   */
+  async issueKey(agentId: string, owner: AgentOwner): Promise<string | undefined> {
     const entry = this.entries.get(agentId);
-    if (entry?.keyHash) return undefined;
+    if (entry?.keyHash || this.issuing.has(agentId)) return undefined;
     const key = randomBytes(24).toString('base64url');
-    this.set(agentId, { owner: entry?.owner ?? owner, keyHash: hashOf(key) });
+    const next = { owner: entry?.owner ?? owner, keyHash: hashOf(key) };
+    this.issuing.add(agentId);
+    try {
+      await this.write(agentId, next);
+    } finally {
+      this.issuing.delete(agentId);
+    }
+    this.entries.set(agentId, next);
     return key;
   }
 
-  private set(agentId: string, entry: Entry): void {
-    // on disk first: a key the file does not hold would be gone after a restart, and the id free to take
-    mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-    appendPrivateLine(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n');
-    this.entries.set(agentId, entry);
+  private write(agentId: string, entry: Entry): Promise<void> {
+    return appendLine(this.file, JSON.stringify({ id: agentId, ...entry }) + '\n', {
+      what: `could not keep agent id ${JSON.stringify(agentId)}`,
+    });
   }
 }
 
@@ -96,20 +116,6 @@ export function claimOf(line: string): { id: string; entry: Entry } | string {
   if (keyHash !== undefined && typeof keyHash !== 'string')
     return `gives agent id ${JSON.stringify(id)} a key hash that is no string`;
   return { id, entry: { owner, keyHash } };
-}
-
-/**
- * Ends a last line a crash cut short, so the next claim starts a line of its own: appended to the fragment, it
- * would be read as part of it, and lost, at the next start.
- */
-function endTornLine(file: string, log: Pick<Logger, 'warn'>): void {
-  try {
-    appendPrivateLine(file, '\n');
-  } catch (error) {
-    log.warn(
-      `cannot end the torn last line of ${file} (${(error as Error).message}); the next id taken may not survive a restart`,
-    );
-  }
 }
 
 function hashOf(key: string): string {

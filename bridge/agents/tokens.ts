@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { credentialHash, credentialProof, matchesHash, mintCredential, parseCredential } from '../credentials.js';
 import { Conflict, Invalid, NotFound } from '../errors.js';
-import { appendPrivateLine, privateDir } from '../private-files.js';
+import { appendLine, PRIVATE_DIR, privateDir } from '../private-files.js';
 
 /**
  * Agent tokens: one per agent on another machine (`aiti-bridge agent-token create NAME`), bound to the agent id
@@ -11,6 +12,11 @@ import { appendPrivateLine, privateDir } from '../private-files.js';
  * `<appDir>/agent-tokens.jsonl` (0600), one line per change: the CLI appends while the bridge runs, and the bridge
  * reads the lines again whenever the file changes, so a token revoked from a terminal is refused at once. Only the
  * sha256 of each token is written; the token itself is shown once, when it is made.
+ *
+ * A token is made in two steps: its `create` line (marked `pending`) is on disk before the token is shown, and a
+ * `shown` line follows once it was (printed, or answered to the desk). A token whose `shown` line never came (the
+ * command was killed in between) is half-made: it still works for whoever holds it (its first use makes it whole),
+ * but it holds no name — the next `create` of that name revokes it.
  */
 export interface AgentTokenRecord {
   id: string;
@@ -21,10 +27,20 @@ export interface AgentTokenRecord {
   expiresAt?: string;
   revokedAt?: string;
   lastUsedAt?: string;
+  /** made but never shown, nor used: it holds no name */
+  halfMade?: boolean;
+}
+
+/** A token just made: `shown()` once it was handed over (printed, answered) makes it hold its name. */
+export interface MadeToken {
+  token: string;
+  record: AgentTokenRecord;
+  shown(): Promise<void>;
 }
 
 type Line =
-  | { op: 'create'; id: string; name: string; hash: string; createdAt: string; expiresAt?: string }
+  | { op: 'create'; id: string; name: string; hash: string; createdAt: string; expiresAt?: string; pending?: true }
+  | { op: 'shown'; id: string; at: string }
   | { op: 'revoke'; id: string; at: string }
   | { op: 'used'; id: string; at: string };
 
@@ -53,6 +69,7 @@ export class AgentTokens {
   private readonly changeListeners = new Set<() => void>();
   private loaded = false;
   private readonly usedWritten = new Map<string, number>();
+  private changing: Promise<void> = Promise.resolve();
   /** answers proofs for ids nobody holds, so a prober learns nothing about which ids exist */
   private readonly decoy = randomBytes(32).toString('base64url');
 
@@ -69,7 +86,8 @@ export class AgentTokens {
     privateDir(dirname(this.file));
     const name = basename(this.file);
     this.watcher = watch(dirname(this.file), (_event, changed) => {
-      if (!changed || changed === name) this.reload();
+      // off the main thread: the CLI's write reaches the listeners a moment later, never stalling a request
+      if (!changed || changed === name) void this.refresh();
     });
     this.watcher.unref();
   }
@@ -91,16 +109,22 @@ export class AgentTokens {
   }
 
   /**
-   * Makes a token bound to agent id `name`. A token speaks for its agent id at once, inbox and pushes included: a
-   * name that is already an agent the bridge knows (`known` says how) is refused unless the caller means it
-   * (`takeOver`), so a new token never quietly reads a local agent's messages.
+   * Makes a token bound to agent id `name`: its line is on disk when this resolves (DiskError, 503, when it cannot
+   * be), the token is then shown, and `shown()` makes it hold its name. A half-made token of that name (its
+   * `shown` never came) is revoked first; a whole one refuses (Conflict). A token speaks for its agent id at once,
+   * inbox and pushes included: a name that is already an agent the bridge knows (`known` says how) is refused
+   * unless the caller means it (`takeOver`), so a new token never quietly reads a local agent's messages.
    */
-  create(
+  create(name: string, expiresInMs?: number, options: { known?: string; takeOver?: boolean } = {}): Promise<MadeToken> {
+    return this.oneAtATime(() => this.make(name, expiresInMs, options));
+  }
+
+  private async make(
     name: string,
-    expiresInMs?: number,
-    options: { known?: string; takeOver?: boolean } = {},
-  ): { token: string; record: AgentTokenRecord } {
-    this.reload();
+    expiresInMs: number | undefined,
+    options: { known?: string; takeOver?: boolean },
+  ): Promise<MadeToken> {
+    await this.refresh();
     if (!NAME.test(name))
       throw new Invalid(
         `agent token name must be a plain agent id (letters, digits, ".", "_", "-"; at most 64, not starting with a dot), got "${name}"`,
@@ -120,19 +144,40 @@ export class AgentTokens {
         'name',
       );
     }
+    const at = new Date(this.now()).toISOString();
+    const halfMade = [...this.records.values()].filter((r) => r.name === name && !r.revokedAt && r.halfMade);
     const { token, id, hash } = mintCredential('agent');
-    const createdAt = new Date(this.now()).toISOString();
     const expiresAt = expiresInMs === undefined ? undefined : new Date(this.now() + expiresInMs).toISOString();
-    this.append({ op: 'create', id, name, hash, createdAt, ...(expiresAt ? { expiresAt } : {}) });
-    this.reload();
+    await this.append(
+      [
+        ...halfMade.map((r): Line => ({ op: 'revoke', id: r.id, at })),
+        { op: 'create', id, name, hash, createdAt: at, ...(expiresAt ? { expiresAt } : {}), pending: true },
+      ],
+      `could not make the agent token of "${name}"`,
+    );
+    await this.refresh();
     const record = this.records.get(id);
     if (!record) throw new Error(`agent token ${id} was written but does not read back from ${this.file}`);
-    return { token, record };
+    return {
+      token,
+      record,
+      shown: async () => {
+        await this.append(
+          [{ op: 'shown', id, at: new Date(this.now()).toISOString() }],
+          `the agent token of "${name}" was made, but its shown line could not be written (it holds no name until it is used)`,
+        );
+        await this.refresh();
+      },
+    };
   }
 
-  /** Revokes the tokens of agent `nameOrId` (or the token with that id); returns them. */
-  revoke(nameOrId: string): AgentTokenRecord[] {
-    this.reload();
+  /** Revokes the tokens of agent `nameOrId` (or the token with that id), on disk before it resolves; returns them. */
+  revoke(nameOrId: string): Promise<AgentTokenRecord[]> {
+    return this.oneAtATime(() => this.revokeNow(nameOrId));
+  }
+
+  private async revokeNow(nameOrId: string): Promise<AgentTokenRecord[]> {
+    await this.refresh();
     const targets = [...this.records.values()].filter(
       (r) => !r.revokedAt && (r.name === nameOrId || r.id === nameOrId),
     );
@@ -144,14 +189,16 @@ export class AgentTokens {
       );
     }
     const at = new Date(this.now()).toISOString();
-    for (const record of targets) this.append({ op: 'revoke', id: record.id, at });
-    this.reload();
+    await this.append(
+      targets.map((record): Line => ({ op: 'revoke', id: record.id, at })),
+      `could not revoke the agent token of "${nameOrId}"`,
+    );
+    await this.refresh();
     return targets.map((r) => this.records.get(r.id) ?? r);
   }
 
-  /** Tokens not revoked, newest first (expired ones included: they still hold their name). */
+  /** Tokens not revoked, newest first (expired and half-made ones included: the list says so). */
   list(): AgentTokenRecord[] {
-    this.reload();
     return [...this.records.values()].filter((r) => !r.revokedAt).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
   }
 
@@ -159,7 +206,9 @@ export class AgentTokens {
   verify(token: string): AgentTokenRecord | undefined {
     const parsed = parseCredential(token);
     if (parsed?.kind !== 'agent') return undefined;
-    this.reload();
+    // a token the CLI made a moment ago, before its change reached this process: the file is read now (a stat,
+    // and a read only when it changed), so its first request is not refused
+    if (!this.records.has(parsed.id)) this.reload();
     const record = this.records.get(parsed.id);
     if (!record || record.revokedAt || !matchesHash(token, record.hash)) return undefined;
     if (record.expiresAt && Date.parse(record.expiresAt) <= this.now()) return undefined;
@@ -178,7 +227,6 @@ export class AgentTokens {
 
   /** The token proof of id `id` (credentials.ts), or a decoy's for an id nobody holds. */
   proof(id: string, nonce: string): string {
-    this.reload();
     const record = this.records.get(id);
     return credentialProof(record && !record.revokedAt ? record.hash : credentialHash(this.decoy), nonce, id);
   }
@@ -188,30 +236,43 @@ export class AgentTokens {
     return this.boundRecords(agentId).length > 0;
   }
 
+  /** The live tokens that hold a name: whole ones (shown or used), not revoked. */
   private boundRecords(name: string): AgentTokenRecord[] {
-    this.reload();
-    return [...this.records.values()].filter((r) => r.name === name && !r.revokedAt);
+    return [...this.records.values()].filter((r) => r.name === name && !r.revokedAt && !r.halfMade);
   }
 
   private markUsed(record: AgentTokenRecord): void {
     const at = this.now();
     record.lastUsedAt = new Date(at).toISOString();
+    // whoever holds a half-made token saw it: it is whole from now on
+    delete record.halfMade;
     const written = this.usedWritten.get(record.id) ?? 0;
     if (at - written < USED_EVERY_MS) return;
     this.usedWritten.set(record.id, at);
-    try {
-      this.append({ op: 'used', id: record.id, at: record.lastUsedAt });
-    } catch {
-      // last use is a convenience: a full disk must not refuse the agent
-    }
+    // last use is a convenience: a full disk must not refuse the agent
+    this.append([{ op: 'used', id: record.id, at: record.lastUsedAt }], 'last use').catch(() => undefined);
   }
 
-  private append(line: Line): void {
-    privateDir(dirname(this.file));
-    appendPrivateLine(this.file, JSON.stringify(line) + '\n');
+  /** Makes and revokes run one after another: two makes of one name never both find it free. */
+  private oneAtATime<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.changing.then(step);
+    this.changing = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
-  /** Reads the file again when it changed since the last read (size and mtime). */
+  private async append(lines: Line[], what: string): Promise<void> {
+    // the CLI may run before any bridge made the data dir
+    await mkdir(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
+    await appendLine(this.file, lines.map((line) => JSON.stringify(line) + '\n').join(''), { what });
+  }
+
+  /**
+   * Reads the file again when it changed since the last read (size and mtime): when the bridge starts and when the
+   * file changes (the CLI writes it). Never on a request: verify reads memory, make and revoke `refresh`.
+   */
   private reload(): void {
     let stamp = '';
     try {
@@ -228,15 +289,35 @@ export class AgentTokens {
     } catch {
       // no tokens made yet
     }
+    this.parse(text);
+  }
+
+  /** The same, off the main thread: what a make or a revoke reads first (the CLI may have written meanwhile). */
+  private async refresh(): Promise<void> {
+    let stamp = '';
+    let text = '';
+    try {
+      const stats = await stat(this.file);
+      stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+      if (stamp !== this.seen) text = await readFile(this.file, 'utf8');
+    } catch {
+      stamp = 'none';
+    }
+    if (stamp === this.seen) return;
+    this.seen = stamp;
+    this.parse(text);
+  }
+
+  private parse(text: string): void {
     const before = this.records;
     const records = new Map<string, AgentTokenRecord>();
     for (const raw of text.split('\n')) {
       if (!raw.trim()) continue;
-      let line: Partial<Record<'op' | 'id' | 'name' | 'hash' | 'createdAt' | 'expiresAt' | 'at', unknown>>;
+      let line: Partial<Record<'op' | 'id' | 'name' | 'hash' | 'createdAt' | 'expiresAt' | 'at' | 'pending', unknown>>;
       try {
         line = JSON.parse(raw) as typeof line;
       } catch {
-        continue; // a torn last line (a crash mid-append): that change never happened
+        continue; // a torn line (a crash mid-append; the next append ends it): that change never happened
       }
       if (typeof line.id !== 'string') continue;
       if (line.op === 'create' && typeof line.name === 'string' && typeof line.hash === 'string') {
@@ -246,19 +327,26 @@ export class AgentTokens {
           hash: line.hash,
           createdAt: String(line.createdAt),
           ...(typeof line.expiresAt === 'string' ? { expiresAt: line.expiresAt } : {}),
+          ...(line.pending === true ? { halfMade: true } : {}),
         });
       } else {
         const record = records.get(line.id);
         if (!record || typeof line.at !== 'string') continue;
         if (line.op === 'revoke') record.revokedAt = line.at;
-        if (line.op === 'used') record.lastUsedAt = line.at;
+        if (line.op === 'shown') delete record.halfMade;
+        if (line.op === 'used') {
+          record.lastUsedAt = line.at;
+          delete record.halfMade;
+        }
       }
     }
     for (const [id, record] of records) {
       const known = before.get(id);
       // the exact last use lives here while the bridge runs; the file has it to the write
-      if (known?.lastUsedAt && (!record.lastUsedAt || known.lastUsedAt > record.lastUsedAt))
+      if (known?.lastUsedAt && (!record.lastUsedAt || known.lastUsedAt > record.lastUsedAt)) {
         record.lastUsedAt = known.lastUsedAt;
+        delete record.halfMade;
+      }
     }
     this.records = records;
     for (const [id, record] of records) {
@@ -266,7 +354,7 @@ export class AgentTokens {
         for (const listener of this.revokeListeners) listener(record);
     }
     const structural = (map: Map<string, AgentTokenRecord>) =>
-      [...map.values()].map((r) => `${r.id}:${r.revokedAt ?? ''}`).join(',');
+      [...map.values()].map((r) => `${r.id}:${r.revokedAt ?? ''}:${r.halfMade ? 'half' : ''}`).join(',');
     if (this.loaded && structural(before) !== structural(records))
       for (const listener of this.changeListeners) listener();
     this.loaded = true;

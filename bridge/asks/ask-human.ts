@@ -75,8 +75,8 @@ function stillOpen(left: HandedOver, patienceMs: number): AskAnswer {
  * The tool result of an ended ask: the outcome as structuredContent, with a one-line summary, and the images the
  * human pasted into the answer as image content.
  */
-export function outcomeResult(outcome: AskOutcome, images?: Pick<ImageStore, 'readAll'>): AskAnswer {
-  const content = images?.readAll(outcome.images) ?? [];
+export async function outcomeResult(outcome: AskOutcome, images?: Pick<ImageStore, 'readAll'>): Promise<AskAnswer> {
+  const content = (await images?.readAll(outcome.images)) ?? [];
   return { structured: outcome, summary: summarize(outcome), ...(content.length ? { images: content } : {}) };
 }
 

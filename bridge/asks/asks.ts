@@ -95,7 +95,7 @@ export interface EndDetails {
   decidedOn?: DecidedOn;
 }
 
-/** An ask the journal saw open when the bridge stopped (inbox/replayed-asks.ts). */
+/** An ask the journal saw open when the bridge stopped (asks/replayed.ts). */
 export interface ReplayedAsk {
   ask: AskOpened;
   countdown?: { paused: boolean; remainingMs: number; at: string };
@@ -338,7 +338,11 @@ export class Asks {
    * stored for a 4xx).
    */
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: unreachable, the window's route passes its saver
-  async act(body: AnswerBody, saveImages: () => ImageRef[] = () => [], decidedOn?: DecidedOn): Promise<AskUpdate> {
+  async act(
+    body: AnswerBody,
+    saveImages: () => Promise<ImageRef[]> = () => Promise.resolve([]),
+    decidedOn?: DecidedOn,
+  ): Promise<AskUpdate> {
     const entry = this.open.get(body.askId);
     // an ask whose card is on its way (its opening being written) is answered once it is written
     // Stryker disable next-line ConditionalExpression,BooleanLiteral: unreachable from the window, which learns an ask's id from its card
@@ -368,7 +372,7 @@ export class Asks {
         });
         break;
       case 'answer': {
-        const images = body.images?.length ? saveImages() : [];
+        const images = body.images?.length ? await saveImages() : [];
         const note = { ...(body.note ? { note: body.note } : {}), ...(images.length ? { images } : {}), ...on };
         // only the page gate reads it, for its page_command asks
         const remember = body.remember === true;
@@ -417,12 +421,20 @@ export class Asks {
 
   /**
    * The asker of a sync ask stops waiting (its client's time-out is near) but the question stays open: its outcome
-   * will go to the agent's inbox, as an async ask's does. False when it ended, or is ending, already.
+   * will go to the agent's inbox, as an async ask's does, also after a restart (the hand-over is journaled before
+   * this resolves). False when it ended, or is ending, already. A hand-over the disk refused still holds while the
+   * bridge runs (the journal's health says the disk failed); a restart then ends the ask in the inbox.
    */
-  handOver(askId: string): boolean {
+  async handOver(askId: string): Promise<boolean> {
     const entry = this.open.get(askId);
     if (!entry || entry.ending) return false;
+    // from now on an ending goes to the inbox, also one that lands while the line is written
     entry.handedOver = true;
+    const { ask } = entry;
+    await ask.opened.catch(() => undefined);
+    await this.ledger
+      .handedOver(ask.spec.agentId, askId, new Date(this.clock.wallNow()).toISOString())
+      .catch(() => undefined);
     return true;
   }
 

@@ -20,6 +20,8 @@ export interface AskLedger {
   opened(ask: AskOpened): Promise<void>;
   /** the human paused or resumed it */
   countdown(agentId: string, change: CountdownChange): Promise<void>;
+  /** its asker stopped waiting (a sync ask): its outcome goes to the inbox from now on, through restarts */
+  handedOver(agentId: string, askId: string, at: string): Promise<void>;
   /**
    * It ended: its record for History and, when `toInbox` (an async ask, or one the agent's call can no longer
    * receive), the outcome as a user_answer in the agent's inbox.
@@ -31,6 +33,7 @@ export interface AskLedger {
 export const memoryLedger: AskLedger = {
   opened: () => Promise.resolve(),
   countdown: () => Promise.resolve(),
+  handedOver: () => Promise.resolve(),
   ended: () => Promise.resolve(),
 };
 

@@ -1,29 +1,36 @@
 import type { AskOutcome, AskRecord } from '../protocol/index.js';
 import { handOver, type DeliveryServices } from '../inbox/delivery.js';
 import type { Inbox } from '../inbox/inbox.js';
-import { answerIdOf, recordIdOf } from '../inbox/replayed-asks.js';
+import type { AskJournal } from '../journal/lines.js';
+import { answerIdOf, recordIdOf } from './replayed.js';
 import { summarize } from './ask-human.js';
 import { hintFor } from './hints.js';
 import type { AskLedger } from './ledger.js';
 import { KIND_WORD, endedLine } from './record-text.js';
 
-/** What the journal ledger writes to: the inbox (its journal), and the agents' live channels for an answer. */
+/**
+ * What the journal ledger writes to: the journal (the asks' own lines, through their narrow port), the inbox (an
+ * ask's record and answer are messages), and the agents' live channels for an answer.
+ */
 export interface LedgerServices extends DeliveryServices {
-  inbox: Pick<Inbox, 'add' | 'markDelivered' | 'journalAsk' | 'find'>;
+  journal: AskJournal;
+  inbox: Pick<Inbox, 'add' | 'markDelivered' | 'find'>;
 }
 
 /**
  * The asks' ledger on the asking agent's journal (README "Asking the human"): an `ask_opened` line when an ask
- * opens, an `ask_countdown` line when the human pauses or resumes it, and at its end its record, a consumed inbox
+ * opens, an `ask_countdown` line when the human pauses or resumes it, an `ask_handed_over` line when its asker
+ * stops waiting, and at its end its record, a consumed inbox
  * message of kind `ask` (History shows it, the agent's inbox never does), with an id made from the ask id. An
  * async ask's outcome goes in the same write as a user_answer (id made from the ask id too), then to the agent's
  * live channel. Each resolves once on disk.
  */
 export function journalLedger(bridge: LedgerServices): AskLedger {
   return {
-    opened: (ask) => bridge.inbox.journalAsk(ask.agentId, { type: 'ask_opened', ask }),
+    opened: (ask) => bridge.journal.append(ask.agentId, { type: 'ask_opened', ask }),
     countdown: (agentId, { askId, paused, remainingMs, at }) =>
-      bridge.inbox.journalAsk(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+      bridge.journal.append(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+    handedOver: (agentId, askId, at) => bridge.journal.append(agentId, { type: 'ask_handed_over', askId, at }),
     async ended(record, outcome, toInbox) {
       // one turn of the event loop: the record and the answer share the journal's write, record first
       const writes = [bridge.inbox.add(record.agentId, recordMessage(record), 'consumed')];
@@ -85,7 +92,7 @@ export async function answerFromRecords(
 ): Promise<void> {
   const late = new Set(found.late);
   for (const askId of [...found.unanswered, ...found.late]) {
-    const payload = bridge.inbox.find(recordIdOf(askId))?.payload;
+    const payload = (await bridge.inbox.find(recordIdOf(askId)))?.payload;
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) continue;
     const record = payload as unknown as AskRecord;
     const outcome: AskOutcome = {

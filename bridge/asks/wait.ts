@@ -93,16 +93,17 @@ async function waitOrLetGo(
               return resolve(undefined);
             }
             // false: the ask was ending as the asker was let go, and its outcome is on its way
-            const handed = asks.handOver(ask.askId);
-            resolve(
-              handed
-                ? {
-                    handedOver: true,
-                    askId: ask.askId,
-                    remainingMs: Math.round(ask.countdown.remainingMs()),
-                    paused: ask.countdown.paused,
-                  }
-                : undefined,
+            void asks.handOver(ask.askId).then((handed) =>
+              resolve(
+                handed
+                  ? {
+                      handedOver: true,
+                      askId: ask.askId,
+                      remainingMs: Math.round(ask.countdown.remainingMs()),
+                      paused: ask.countdown.paused,
+                    }
+                  : undefined,
+              ),
             );
           }, handOverAfterMs(patienceMs));
           letGo.unref();

@@ -44,7 +44,7 @@ export const deskRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/pairing/approve', async (ctx) => {
     const { requestId } = await readBody(ctx, PairingDecisionBody);
-    const device = bridge.pairings.approve(requestId);
+    const device = await bridge.pairings.approve(requestId);
     ctx.body = { deviceId: device.id, name: device.name };
   });
 
@@ -56,16 +56,19 @@ export const deskRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/devices/revoke', async (ctx) => {
     const { deviceId } = await readBody(ctx, DeviceRevokeBody);
-    const device = bridge.devices.revoke(deviceId);
+    const device = await bridge.devices.revoke(deviceId);
     ctx.body = { revoked: device.id, name: device.name };
   });
 
   router.post('/bridge/agent-tokens', async (ctx) => {
     const { name, expires, takeOver } = await readBody(ctx, AgentTokenCreateBody);
-    const { token, record } = bridge.agentTokens.create(name, parseExpiry(expires ?? DEFAULT_EXPIRY), {
+    const made = await bridge.agentTokens.create(name, parseExpiry(expires ?? DEFAULT_EXPIRY), {
       known: knownAgent(bridge, name),
       takeOver,
     });
+    // the token holds its name once the desk is about to get it (a half-made one holds none)
+    await made.shown();
+    const { token, record } = made;
     const base = bridge.remoteUrl() ?? `http://127.0.0.1:${bridge.config.remote?.port ?? 8778}`;
     ctx.set('Cache-Control', 'no-store');
     const row = devicesEvent(bridge).agentTokens.find((t) => t.id === record.id);
@@ -74,6 +77,6 @@ export const deskRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/agent-tokens/revoke', async (ctx) => {
     const { name } = await readBody(ctx, AgentTokenRevokeBody);
-    ctx.body = { revoked: bridge.agentTokens.revoke(name).map((r) => r.id) };
+    ctx.body = { revoked: (await bridge.agentTokens.revoke(name)).map((r) => r.id) };
   });
 };

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DevicePublicKey } from '../protocol/index.js';
 import { NotFound } from '../errors.js';
-import { privateDir, replacePrivateFile } from '../private-files.js';
+import { DiskError, replaceFile } from '../private-files.js';
 import { visibleName } from './names.js';
 
 /**
@@ -69,15 +68,23 @@ export class Devices {
     return [...this.devices.values()].sort((a, b) => (a.pairedAt < b.pairedAt ? 1 : -1));
   }
 
-  /** Pairs a new device by its public key: on disk (fsynced) before it returns. */
-  add(name: string, publicKey: DevicePublicKey): Device {
+  /**
+   * Pairs a new device by its public key: on disk (fsynced, with its directory) before it resolves. A DiskError
+   * says what is on disk: nothing (the device is not paired), or the device in the file unconfirmed — then it is
+   * paired here too (`error.paired` holds it), as it will be after a restart.
+   */
+  async add(name: string, publicKey: DevicePublicKey): Promise<Device> {
     const id = randomBytes(8).toString('hex');
     const proofKey = randomBytes(32).toString('base64url');
     const device: Device = { id, name, publicKey, proofKey, pairedAt: new Date(this.now()).toISOString() };
     this.devices.set(id, device);
     try {
-      this.save();
+      await this.save(`could not pair device "${name}"`);
     } catch (error) {
+      if (error instanceof DiskError && error.outcome === 'unconfirmed') {
+        this.changed();
+        throw Object.assign(error, { paired: device });
+      }
       this.devices.delete(id);
       throw error;
     }
@@ -94,11 +101,12 @@ export class Devices {
     device.lastUsedAt = new Date(this.now()).toISOString();
     this.useTimer ??= setTimeout(() => {
       this.useTimer = undefined;
-      this.saveQuietly();
+      void this.saveQuietly();
     }, WRITE_USE_EVERY_MS).unref();
   }
 
-  revoke(id: string): Device {
+  /** Forgets a device, on disk before it resolves (a DiskError 'unconfirmed': forgotten here too, as in the file). */
+  async revoke(id: string): Promise<Device> {
     const device = this.devices.get(id);
     if (!device) {
       const known = this.list().map((d) => `${d.id} (${d.name})`);
@@ -109,9 +117,14 @@ export class Devices {
     }
     this.devices.delete(id);
     try {
-      this.save();
+      await this.save(`could not forget device "${device.name}"`);
     } catch (error) {
-      this.devices.set(id, device);
+      if (!(error instanceof DiskError && error.outcome === 'unconfirmed')) {
+        this.devices.set(id, device);
+        throw error;
+      }
+      for (const listener of this.revokeListeners) listener(device);
+      this.changed();
       throw error;
     }
     for (const listener of this.revokeListeners) listener(device);
@@ -130,11 +143,11 @@ export class Devices {
   }
 
   /** Writes the last uses still owed (the bridge is stopping). */
-  close(): void {
+  async close(): Promise<void> {
     if (this.useTimer) {
       clearTimeout(this.useTimer);
       this.useTimer = undefined;
-      this.saveQuietly();
+      await this.saveQuietly();
     }
   }
 
@@ -142,17 +155,16 @@ export class Devices {
     for (const listener of this.changeListeners) listener();
   }
 
-  private saveQuietly(): void {
+  private async saveQuietly(): Promise<void> {
     try {
-      this.save();
+      await this.save('last use');
     } catch {
       // last use is a convenience; the next pairing or revoke writes it again
     }
   }
 
-  /** The whole list, written to a temporary file, fsynced, then renamed over the old one. */
-  private save(): void {
-    privateDir(dirname(this.file));
-    replacePrivateFile(this.file, JSON.stringify({ devices: this.list() }, null, 2) + '\n');
+  /** The whole list, written to a temporary file, fsynced, renamed over the old one, its directory fsynced. */
+  private save(what: string): Promise<void> {
+    return replaceFile(this.file, JSON.stringify({ devices: this.list() }, null, 2) + '\n', what);
   }
 }

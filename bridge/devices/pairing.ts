@@ -123,6 +123,8 @@ export class Pairings {
   /** proves nothing when no code is open, and says as much to nobody */
   private readonly decoyCode = randomBytes(18).toString('base64url');
   private readonly requests = new Map<string, PairingRequest>();
+  /** requests whose device is being written: a second yes meanwhile is refused */
+  private readonly approving = new Set<string>();
   private attempts = ATTEMPT_BURST;
   private refilledAt: number;
   private readonly now: () => number;
@@ -178,14 +180,31 @@ export class Pairings {
     return request;
   }
 
-  /** The desk's yes: the device is paired (on disk) now, and its id waits to be collected. */
-  approve(id: string): Device {
+  /**
+   * The desk's yes: the device is paired (on disk) now, and its id waits to be collected. When the disk did not
+   * confirm it, the device is paired all the same (it is in the file) and the error says so.
+   */
+  async approve(id: string): Promise<Device> {
     const request = this.waiting(id);
-    const device = this.options.devices.add(request.name, request.publicKey);
+    let device: Device;
+    this.approving.add(id);
+    try {
+      device = await this.options.devices.add(request.name, request.publicKey);
+    } catch (error) {
+      const kept = (error as { paired?: Device }).paired;
+      if (kept) this.approved(request, kept);
+      throw error;
+    } finally {
+      this.approving.delete(id);
+    }
+    this.approved(request, device);
+    return device;
+  }
+
+  private approved(request: PairingRequest, device: Device): void {
     request.state = 'approved';
     request.device = device;
     this.options.onChange();
-    return device;
   }
 
   refuse(id: string): void {
@@ -219,6 +238,7 @@ export class Pairings {
     if (!request)
       throw new NotFound(`no pairing request "${id}" (it took longer than 2 minutes, or was answered)`, 'requestId');
     if (request.state !== 'waiting') throw new Conflict(`pairing request "${id}" was ${request.state} already`);
+    if (this.approving.has(id)) throw new Conflict(`pairing request "${id}" is being approved already`);
     return request;
   }
 

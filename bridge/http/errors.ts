@@ -60,7 +60,19 @@ export function answerFor(error: unknown): ErrorAnswer | undefined {
       ...(error instanceof RateLimited ? { retryAfterS: error.retryAfterS } : {}),
     };
   }
+  const failed = systemFailure(error);
+  if (failed) return { status: 503, body: { error: failed } };
   return undefined;
+}
+
+/**
+ * A system call that failed (a file the disk refused, too many open files) and reached the edge without a domain
+ * error around it: a fault we can name, so a 503 that names the call, the file and the errno — never a 500.
+ */
+function systemFailure(error: unknown): string | undefined {
+  const { code, syscall, path } = (error ?? {}) as Partial<NodeJS.ErrnoException>;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
+  return `the bridge could not ${syscall}${path ? ` ${path}` : ''}: ${code}; nothing more was done — check the disk of the data dir and try again`;
 }
 
 /** The one place that turns a thrown error into an answer. Only errors meant for the client show their message. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_IMAGE_BYTES, type ImageRef, type ImageType, type ImageUpload } from '../protocol/index.js';
 import { Invalid, Unavailable } from '../errors.js';
-import { privateDir, PRIVATE_FILE } from '../private-files.js';
+import { PRIVATE_DIR, PRIVATE_FILE, syncDir } from '../private-files.js';
 
 /** The first bytes each accepted type starts with: a file is what it says it is, or it is refused. */
 const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
@@ -28,8 +28,30 @@ export class ImageStore {
     this.dir = join(appDir, 'images');
   }
 
+  /**
+   * At start, once the journal is replayed: removes the images no line refers to (kept for a push or an answer that
+   * was then refused, or whose process was killed before its line was written). Returns how many went.
+   */
+  async collect(referenced: ReadonlySet<string>): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!IMAGE_ID.test(name) || referenced.has(name)) continue;
+      await rm(join(this.dir, name), { force: true }).then(
+        () => removed++,
+        () => undefined,
+      );
+    }
+    return removed;
+  }
+
   /** Checks and writes one upload; an Invalid (a 400 at the edge) names what is wrong with it. */
-  save(upload: ImageUpload, index = 0): ImageRef {
+  async save(upload: ImageUpload, index = 0): Promise<ImageRef> {
     const bytes = Buffer.from(upload.data, 'base64');
     if (!bytes.length || bytes.length > MAX_IMAGE_BYTES)
       throw new Invalid(`image ${index + 1} is ${bytes.length} bytes; it must be 1 to ${MAX_IMAGE_BYTES}`, 'images');
@@ -39,50 +61,53 @@ export class ImageStore {
         'images',
       );
     const id = `img-${randomBytes(8).toString('hex')}`;
-    this.write(join(this.dir, id), bytes);
+    await this.write(join(this.dir, id), bytes);
     return { id, mimeType: upload.mimeType, bytes: bytes.length };
   }
 
   /**
    * The message or answer that refers to an image is acknowledged once its journal line is fsynced, so the image
    * is on disk (fsynced, and its directory entry too) before that line is written. One that cannot be written
-   * leaves no part behind and is an Unavailable (503): the push or the answer is refused as a whole.
+   * leaves no part behind and is an Unavailable (503): the push or the answer is refused as a whole. Every step
+   * runs off the main thread: a slow disk holds this push, not the bridge.
    */
-  private write(file: string, bytes: Buffer): void {
-    let fd: number | undefined;
+  private async write(file: string, bytes: Buffer): Promise<void> {
     try {
-      privateDir(this.dir);
-      fd = openSync(file, 'wx', PRIVATE_FILE);
-      for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
-      fsyncSync(fd);
-      closeSync(fd);
-      fd = undefined;
-      // a new file's name is durable once its directory is synced (Windows cannot open a directory)
-      if (process.platform !== 'win32') {
-        const dir = openSync(this.dir, 'r');
-        try {
-          fsyncSync(dir);
-        } finally {
-          closeSync(dir);
-        }
+      await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR });
+      const handle = await open(file, 'wx', PRIVATE_FILE);
+      try {
+        for (let offset = 0; offset < bytes.length;)
+          offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+        await handle.sync();
+      } finally {
+        await handle.close();
       }
+      // a new file's name is durable once its directory is synced
+      await syncDir(this.dir);
     } catch (error) {
-      if (fd !== undefined) closeSync(fd);
-      rmSync(file, { force: true });
+      await rm(file, { force: true }).catch(() => undefined);
       throw new Unavailable(
         `could not keep the image in ${this.dir}: ${(error as Error).message}; nothing was sent — free disk space or fix the data dir, then send it again`,
       );
     }
   }
 
-  saveAll(uploads: readonly ImageUpload[] | undefined): ImageRef[] {
-    return (uploads ?? []).map((upload, i) => this.save(upload, i));
+  /** Keeps every upload; one that cannot be kept refuses them all, and the ones kept before it are removed. */
+  async saveAll(uploads: readonly ImageUpload[] | undefined): Promise<ImageRef[]> {
+    const kept: ImageRef[] = [];
+    try {
+      for (const [i, upload] of (uploads ?? []).entries()) kept.push(await this.save(upload, i));
+    } catch (error) {
+      await Promise.all(kept.map((ref) => rm(join(this.dir, ref.id), { force: true }).catch(() => undefined)));
+      throw error;
+    }
+    return kept;
   }
 
   /** The image as MCP image content (base64), or undefined when its file is gone. */
-  read(ref: ImageRef): { data: string; mimeType: string } | undefined {
+  async read(ref: ImageRef): Promise<{ data: string; mimeType: string } | undefined> {
     try {
-      return { data: readFileSync(join(this.dir, ref.id)).toString('base64'), mimeType: ref.mimeType };
+      return { data: (await readFile(join(this.dir, ref.id))).toString('base64'), mimeType: ref.mimeType };
     } catch {
       return undefined;
     }
@@ -92,11 +117,11 @@ export class ImageStore {
    * An image's bytes and type for the window to show, by its id alone. The id must be one this store makes
    * (`img-` and 16 hex digits): it is never a path. The type comes from the bytes, as when they were accepted.
    */
-  file(id: string): { bytes: Buffer; mimeType: ImageType } | undefined {
+  async file(id: string): Promise<{ bytes: Buffer; mimeType: ImageType } | undefined> {
     if (!IMAGE_ID.test(id)) throw new Invalid(`"${id.slice(0, 40)}" is no image id (img- and 16 hex digits)`, 'id');
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(this.dir, id));
+      bytes = await readFile(join(this.dir, id));
     } catch {
       return undefined;
     }
@@ -104,7 +129,7 @@ export class ImageStore {
     return mimeType ? { bytes, mimeType } : undefined;
   }
 
-  readAll(refs: readonly ImageRef[] | undefined): Array<{ data: string; mimeType: string }> {
-    return (refs ?? []).flatMap((ref) => this.read(ref) ?? []);
+  async readAll(refs: readonly ImageRef[] | undefined): Promise<Array<{ data: string; mimeType: string }>> {
+    return (await Promise.all((refs ?? []).map((ref) => this.read(ref)))).flatMap((image) => image ?? []);
   }
 }

@@ -14,7 +14,7 @@ export interface DeliveryServices {
   inbox: Pick<Inbox, 'add' | 'markDelivered'>;
   agents: Pick<AgentRegistry, 'get'>;
   /** the images kept in the data dir, as MCP image content (the image store is one) */
-  images: { readAll(refs: readonly ImageRef[] | undefined): Array<{ data: string; mimeType: string }> };
+  images: { readAll(refs: readonly ImageRef[] | undefined): Promise<Array<{ data: string; mimeType: string }>> };
   log: Logger;
 }
 
@@ -74,7 +74,7 @@ export async function handOver(bridge: DeliveryServices, message: Message): Prom
 
   const sampling = links.find((l) => l.sampling)?.sampling;
   if (sampling) {
-    const content = bridge.images.readAll(message.images);
+    const content = await bridge.images.readAll(message.images);
     void sampleInBackground(bridge, sampling, message, content);
     const missing = images - content.length;
     return { ...done, via: 'sampling', ...(missing > 0 ? { imagesWaiting: missing } : {}) };

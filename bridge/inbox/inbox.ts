@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
   ImageRef,
-  JournalLine,
   InboxCounts,
   InboxStatusAnswer,
   Json,
@@ -11,9 +10,13 @@ import type {
   MessageStatus,
 } from '../protocol/index.js';
 import { Invalid } from '../errors.js';
-import type { Journal, JournalHealth } from './journal.js';
-import { ReplayedAsks, type ReplayedAskSets } from './replayed-asks.js';
+import type { MessageLines } from '../journal/lines.js';
+import type { JournalBodies } from '../journal/replay.js';
+import type { JournalHealth, JournalWriter } from '../journal/writer.js';
 import { ASK, FROMS, KINDS, MessageTable, RowList, STATUSES, timeOrder, type MessageBody } from './message-table.js';
+
+/** The inbox's side of the journal: it writes message lines, and hears how the disk is doing. */
+export type MessageJournal = Pick<JournalWriter, 'append' | 'health' | 'onHealth' | 'close'>;
 
 /** What a sender gives; the inbox adds id, agentId, time and status. */
 export interface MessageDraft {
@@ -44,6 +47,8 @@ interface AgentBox {
 }
 
 export const DEFAULT_PAGE = 50;
+/** bodies the notice read back from the journal, kept so the next notice has them */
+const PREVIEWS_KEPT = 64;
 /** a rename tells the window about this many of the moved messages (the newest); a reload shows the rest */
 const RENAME_SHOWN = 200;
 const CONSUMED = STATUSES.indexOf('consumed');
@@ -61,25 +66,30 @@ export class Inbox {
   private readonly listeners = new Set<(event: InboxEvent) => void>();
   /** rows whose status change is being written: not taken again meanwhile */
   private readonly changing = new Set<number>();
-  /** what the replay found of asks: those open when the bridge stopped, for Asks to show again or end */
-  private replayedAsks: ReplayedAskSets = { open: [], unanswered: [], late: [] };
+  /** where the bodies replay left on disk are read back, and the last few read */
+  private bodies?: JournalBodies;
+  /** bodies read back for the one-line notice (newestPending), the last few */
+  private readonly previews = new Map<number, MessageBody>();
+  /** the time of the newest message, read only when a replayed sync ask needs it */
+  private newest?: number;
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: MessageJournal,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
-   * Rebuilds every inbox from the journal; pending and delivered come back as pending (nobody has read them now).
-   * A replayed message's body stays on disk until it is read (journal-scan.ts).
+   * Rebuilds every inbox from the journal: `read` runs the journal's replay (journal/replay.ts) with the visitor
+   * the inbox gives it for message lines, and returns where the bodies it left on disk are read back. Every message
+   * comes back as it was: pending, handed out and not yet acknowledged (delivered, which the agent's next read
+   * hands out again), or consumed. A replayed message's body stays on disk until it is read (journal/scan.ts).
    */
-  replay(): void {
+  replay(read: (lines: MessageLines) => JournalBodies): void {
     const table = this.table;
     /** status changes read before their message (an id string is made only for these) */
     const early = new Map<string, MessageStatus>();
     // Stryker disable next-line ArrayDeclaration: equivalent, an element that is no rename moves no agent's messages
     const renames: Array<{ from: string; to: string; at: string }> = [];
-    const asks = new ReplayedAsks();
     /** `at` becomes the box's lastActivity: a line read whole keeps its text (it need not be in toISOString form) */
     const row = (
       status: MessageStatus,
@@ -90,15 +100,13 @@ export class Inbox {
       at: string | number = time,
     ) => {
       const raised = early.size ? higher(status, early.get(table.ids.id(table.size))) : status;
-      const added = table.add(time, raised === 'consumed' ? CONSUMED : 0, kind, from, agentId);
+      const added = table.add(time, STATUSES.indexOf(raised), kind, from, agentId);
       this.insert(added, agentId, at);
       return added;
     };
-    const change = (found: number, status: MessageStatus, at: string | number) => {
-      // setStatus keeps a status that is already as high
-      if (status === 'consumed') this.setStatus(found, 'consumed', at);
-    };
-    this.journal.replay({
+    // setStatus keeps a status that is already as high
+    const change = (found: number, status: MessageStatus, at: string | number) => this.setStatus(found, status, at);
+    this.bodies = read({
       head: (head, file) => {
         // a second line with a known id is skipped: the first one counts
         if (table.ids.addBytes(head.buf, head.idStart, head.idEnd, table.size) >= 0) return;
@@ -138,8 +146,6 @@ export class Inbox {
         else early.set(id, higher(status, early.get(id)));
       },
       renamed: (from, to, at) => renames.push({ from, to, at }),
-      askOpened: (ask) => asks.opened(ask),
-      askCountdown: (askId, countdown) => asks.countdown(askId, countdown),
     });
     // files are read agent by agent: put the cross-agent history back in time order (stable: rows are numbered in
     // reading order, so messages of one instant keep their writing order)
@@ -148,40 +154,24 @@ export class Inbox {
     order.forEach((r, index) => (table.pos[r] = index));
     for (const rename of renames.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)))
       this.move(rename.from, rename.to, rename.at);
-    let newest: number | undefined;
-    // the time of the last message the bridge wrote before it stopped, read only when a sync ask needs it
-    const lastWritten = () =>
-      (newest ??= table.time.subarray(0, table.size).reduce((max, time) => Math.max(max, time), 0));
-    this.replayedAsks = asks.sort(
-      (id) => {
-        const found = table.ids.find(id);
-        return found >= 0 ? (table.time[found] ?? 0) : undefined;
-      },
-      renames,
-      lastWritten,
-    );
   }
 
-  /**
-   * Once, after replay: the asks that were open when the bridge stopped (no record of their end), the async asks
-   * whose record is on disk but whose answer is not in the agent's inbox, and the sync asks that ended just before
-   * the bridge stopped (their call may not have had the answer).
-   */
-  takeReplayedAsks(): ReplayedAskSets {
-    const found = this.replayedAsks;
-    this.replayedAsks = { open: [], unanswered: [], late: [] };
-    return found;
+  /** When the message with this id was written (ms), or undefined when there is none. */
+  timeOf(id: string): number | undefined {
+    const found = this.table.ids.find(id);
+    return found >= 0 ? (this.table.time[found] ?? 0) : undefined;
   }
 
-  /** Writes an ask's line (opened, paused, resumed) in the agent's journal; resolves once it is on disk. */
-  journalAsk(agentId: string, line: JournalLine): Promise<void> {
-    return this.journal.append(agentId, line);
+  /** The time (ms) of the newest message: after replay, the last one the bridge wrote before it stopped. */
+  lastWritten(): number {
+    const table = this.table;
+    return (this.newest ??= table.time.subarray(0, table.size).reduce((max, time) => Math.max(max, time), 0));
   }
 
   /** The message with this id, as the wire has it (History and aiti_inbox read the same). */
-  find(id: string): Message | undefined {
+  async find(id: string): Promise<Message | undefined> {
     const row = this.table.ids.find(id);
-    return row >= 0 ? this.out(row) : undefined;
+    return row >= 0 ? (await this.read([row]))[0] : undefined;
   }
 
   /**
@@ -195,7 +185,7 @@ export class Inbox {
     const at = this.now().toISOString();
     await this.journal.append(from, { type: 'renamed', from, to, at });
     const moved = this.move(from, to, at);
-    this.emit({ type: 'renamed', from, to, messages: moved.slice(-RENAME_SHOWN).map((row) => this.out(row)) });
+    this.emit({ type: 'renamed', from, to, messages: await this.read(moved.slice(-RENAME_SHOWN)) });
   }
 
   /** Moves the messages of `from` written up to `at` into `to`'s box, keeping each box in time order. */
@@ -244,7 +234,7 @@ export class Inbox {
   /** Adds a pending message for the agent (a push, an async answer, a page event); resolves once it is durable. */
   async add(agentId: string, draft: MessageDraft, status: MessageStatus = 'pending'): Promise<Message> {
     const kept = draft.id === undefined ? -1 : this.table.ids.find(draft.id);
-    if (kept >= 0) return this.out(kept);
+    if (kept >= 0) return (await this.read([kept]))[0] ?? this.out(kept);
     const body: MessageBody = {
       ...(draft.text !== undefined ? { text: draft.text } : {}),
       ...(draft.payload !== undefined ? { payload: draft.payload } : {}),
@@ -265,7 +255,7 @@ export class Inbox {
     const time = Date.parse(body.at);
     // the same fixed id written twice at once: the first one counts, as in replay
     const twin = this.table.ids.add(message.id, this.table.size);
-    if (twin >= 0) return this.out(twin);
+    if (twin >= 0) return (await this.read([twin]))[0] ?? this.out(twin);
     const row = this.table.add(
       time,
       STATUSES.indexOf(status),
@@ -280,17 +270,51 @@ export class Inbox {
     return message;
   }
 
-  /** The agent's pending messages, oldest first, which become delivered (durably) before they are returned. */
-  async take(agentId: string, limit = DEFAULT_PAGE): Promise<Message[]> {
+  /**
+   * A page of the agent's messages not yet acknowledged, oldest first: the ones handed out before and never acked
+   * (delivered) come back, with their ids, in their place among the pending ones — a read whose answer never
+   * reached the agent loses nothing. `after` (a message id) starts the page after that message; `accept` says how
+   * many the answer holds (it sees each message whole, in order, and the first false ends the page). Pending ones
+   * become delivered (durably) before they are returned; reading never consumes. `left` counts the messages not
+   * yet acknowledged after the page.
+   */
+  async take(
+    agentId: string,
+    options: { after?: string; limit?: number; accept?: (message: Message, index: number) => boolean } = {},
+  ): Promise<{ messages: Message[]; left: number }> {
     const box = this.boxes.get(agentId);
-    if (!box) return [];
-    const taken: number[] = [];
-    for (let i = 0; i < box.rows.length && taken.length < limit; i++) {
-      const r = box.rows.at(i);
-      if (this.table.status[r] === 0 && !this.changing.has(r)) taken.push(r);
+    const table = this.table;
+    const limit = options.limit ?? DEFAULT_PAGE;
+    let from = 0;
+    if (options.after !== undefined) {
+      const row = table.ids.find(options.after);
+      if (row < 0 || table.agentOf(row) !== agentId)
+        throw new Invalid(
+          `after "${options.after}" is not a message of agent "${agentId}"; pass the id of the last message you read (or leave it out to start at the oldest)`,
+          'after',
+        );
+      from = (table.agentPos[row] ?? 0) + 1;
     }
-    await this.change(taken, 'delivered');
-    return taken.map((r) => this.out(r));
+    if (!box) return { messages: [], left: 0 };
+    const waiting = (r: number) => table.status[r] !== CONSUMED && table.kind[r] !== ASK && !this.changing.has(r);
+    const candidates: number[] = [];
+    let end = from;
+    for (; end < box.rows.length && candidates.length < limit; end++) {
+      const r = box.rows.at(end);
+      if (waiting(r)) candidates.push(r);
+    }
+    const read = await this.read(candidates);
+    const accept = options.accept ?? (() => true);
+    let taken = 0;
+    while (taken < read.length && accept(read[taken] as Message, taken)) taken++;
+    const rows = candidates.slice(0, taken);
+    await this.change(
+      rows.filter((r) => table.status[r] === 0),
+      'delivered',
+    );
+    let left = candidates.length - taken;
+    for (let i = end; i < box.rows.length; i++) if (waiting(box.rows.at(i))) left++;
+    return { messages: read.slice(0, taken).map((m, i) => ({ ...m, status: table.statusOf(rows[i] ?? -1) })), left };
   }
 
   /** Marks messages as shown to the agent by another channel (channel notification, sampling). */
@@ -324,13 +348,24 @@ export class Inbox {
     return this.boxes.get(agentId)?.counts.pending ?? 0;
   }
 
-  /** the newest pending message, for the one-line notice */
+  /**
+   * The newest pending message, for the one-line notice (synchronous, as the notice is). A replayed message's body
+   * is on disk: it is read in the background and this answer comes without it (the next notice has it).
+   */
   newestPending(agentId: string): Message | undefined {
     const rows = this.boxes.get(agentId)?.rows;
     if (!rows) return undefined;
     for (let i = rows.length - 1; i >= 0; i--) {
       const r = rows.at(i);
-      if (this.table.status[r] === 0) return this.out(r);
+      if (this.table.status[r] !== 0) continue;
+      const preview = this.previews.get(r);
+      if (preview || this.table.bodies.has(r) || (this.table.file[r] ?? -1) < 0) return this.out(r, preview);
+      void this.read([r]).then(([message]) => {
+        if (!message) return;
+        if (this.previews.size >= PREVIEWS_KEPT) this.previews.delete(this.previews.keys().next().value ?? -1);
+        this.previews.set(r, bodyOf(message));
+      });
+      return this.out(r, { at: isoOf(this.table.time[r] ?? 0) });
     }
     return undefined;
   }
@@ -358,7 +393,7 @@ export class Inbox {
    * History, newest first. `before` is a message id (exclusive) or an ISO time; `nextBefore` continues with the next
    * older page and is absent at the end.
    */
-  history(query: { agentId?: string; before?: string; limit?: number }): MessagesAnswer {
+  async history(query: { agentId?: string; before?: string; limit?: number }): Promise<MessagesAnswer> {
     const table = this.table;
     const list = query.agentId ? (this.boxes.get(query.agentId)?.rows ?? new RowList()) : this.all;
     const limit = query.limit ?? DEFAULT_PAGE;
@@ -379,10 +414,7 @@ export class Inbox {
       }
     }
     const start = Math.max(0, end - limit);
-    const messages = list
-      .slice(start, end)
-      .reverse()
-      .map((r) => this.out(r));
+    const messages = await this.read(list.slice(start, end).reverse());
     const last = messages[messages.length - 1];
     return { messages, ...(start > 0 && last ? { nextBefore: last.id } : {}) };
   }
@@ -396,9 +428,9 @@ export class Inbox {
     return this.journal.onHealth(listener);
   }
 
-  /** Closes the journal's files (after the server stopped taking requests). */
-  close(): void {
-    this.journal.close();
+  /** Closes the journal's files once what they were given is on disk (after the server stopped taking requests). */
+  close(): Promise<void> {
+    return this.journal.close();
   }
 
   private rowsOf(agentId: string, ids: string[]): number[] {
@@ -471,28 +503,40 @@ export class Inbox {
     if (failure !== undefined) throw failure;
   }
 
-  /** The message of a row as the wire has it; a replayed body is read back from its journal line. */
-  private out(row: number): Message {
+  /** The messages of these rows as the wire has them; replayed bodies are read back from their journal lines. */
+  private async read(rows: number[]): Promise<Message[]> {
+    const table = this.table;
+    const loaded = new Map<number, MessageBody>();
+    await Promise.all(
+      rows.map(async (row) => {
+        const file = table.file[row] ?? -1;
+        if (table.bodies.has(row) || file < 0 || !this.bodies) return;
+        const id = table.ids.id(row);
+        const read = await this.bodies.readMessage(id, file, table.start[row] ?? 0, table.end[row] ?? 0);
+        loaded.set(
+          row,
+          typeof read === 'string'
+            ? {
+                text: `(this message could not be read back from the journal: ${read})`,
+                at: isoOf(table.time[row] ?? 0),
+              }
+            : bodyOf(read),
+        );
+      }),
+    );
+    return rows.map((row) => this.out(row, loaded.get(row)));
+  }
+
+  /** The message of a row as the wire has it, with its body from memory or as read back (`read`). */
+  private out(row: number, read?: MessageBody): Message {
     const table = this.table;
     const id = table.ids.id(row);
     const agentId = table.agentOf(row);
     const kind = KINDS[table.kind[row] ?? 0] ?? 'user_message';
-    let body: MessageBody | undefined = table.bodies.get(row);
-    const file = table.file[row] ?? -1;
-    if (!body && file >= 0) {
-      const read = this.journal.readMessage(id, file, table.start[row] ?? 0, table.end[row] ?? 0);
-      if (typeof read === 'string')
-        body = {
-          text: `(this message could not be read back from the journal: ${read})`,
-          at: isoOf(table.time[row] ?? 0),
-        };
-      else {
-        body = read;
-        // a rename moved an ask's record: its payload names the new agent, as move() does for one in memory
-        if (read.agentId !== agentId && kind === 'ask' && isObject(read.payload))
-          body = { ...read, payload: { ...read.payload, agentId } };
-      }
-    }
+    let body: MessageBody | undefined = table.bodies.get(row) ?? read;
+    // a rename moved an ask's record: its payload names the new agent, as move() does for one in memory
+    if (body && !table.bodies.has(row) && kind === 'ask' && isObject(body.payload) && body.payload.agentId !== agentId)
+      body = { ...body, payload: { ...body.payload, agentId } };
     return {
       id,
       kind,

@@ -1,19 +1,10 @@
-import {
-  Message as MessageSchema,
-  MessageKind as MessageKindSchema,
-  MessageStatus as MessageStatusSchema,
-  type Message,
-  type MessageKind,
-  type MessageStatus,
-} from '../protocol/index.js';
+import type { Message, MessageStatus } from '../protocol/index.js';
+import { FROMS, KINDS, STATUSES } from '../journal/scan.js';
 import { grown } from './grown.js';
 import { IdIndex } from './id-index.js';
 
-// the wire schemas' own lists, in their order: a row keeps each as its index
-export const KINDS: readonly MessageKind[] = MessageKindSchema.options;
-export const FROMS: readonly Message['from'][] = MessageSchema.shape.from.options;
-/** in rank order: a status only moves up */
-export const STATUSES: readonly MessageStatus[] = MessageStatusSchema.options;
+// a row keeps kind, from and status as their index in the wire schemas' lists (journal/scan.ts reads lines so)
+export { FROMS, KINDS, STATUSES };
 export const ASK = KINDS.indexOf('ask');
 
 /** What a row keeps of a message in memory: the rest (id, kind, from, agent, status) is in its columns. */

@@ -11,7 +11,7 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
   router.post('/bridge/push', async (ctx) => {
     const body = await readBody(ctx, PushBody, DEFAULT_BODY_LIMIT + MAX_IMAGES_BODY_BYTES);
     const targets = pushTargets(bridge, body.to ?? 'all');
-    const images = bridge.images.saveAll(body.images);
+    const images = await bridge.images.saveAll(body.images);
     const draft = {
       kind: body.kind ?? 'user_message',
       from: 'window' as const,
@@ -37,9 +37,9 @@ export const inboxRoutes: RouteSetup = (router, bridge) => {
     ctx.body = answer;
   });
 
-  router.get('/bridge/messages', (ctx) => {
+  router.get('/bridge/messages', async (ctx) => {
     const query = readQuery(ctx, MessagesQuery);
-    ctx.body = bridge.inbox.history(query);
+    ctx.body = await bridge.inbox.history(query);
   });
 
   router.get('/bridge/inbox-status', (ctx) => {

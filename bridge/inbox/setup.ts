@@ -4,21 +4,37 @@ import type { Logger } from '../log.js';
 import type { HumanHub } from '../window/hub.js';
 import { broadcastAgents } from '../window/state.js';
 import type { WindowFeed } from '../window/feed.js';
+import type { AskLines } from '../journal/lines.js';
+import { JournalReplay } from '../journal/replay.js';
+import { JournalWriter } from '../journal/writer.js';
 import { Inbox } from './inbox.js';
-import { Journal } from './journal.js';
 import { subscribePageEvents, type PageEventSources } from './page-events.js';
 
-/** Opens the journal under `<appDir>/sessions` and replays it into a fresh inbox (call before listening). */
-export function openInbox(options: { appDir: string; version: string; log: Logger; now?: () => Date }): Inbox {
-  const journal = new Journal({
-    dir: join(options.appDir, 'sessions'),
+/**
+ * Opens the journal under `<appDir>/sessions` (call before listening): its writer, and one replay that feeds the
+ * message lines to a fresh inbox and the ask lines to `asks`. Returns the inbox, the writer (the asks' port on the
+ * journal: AskJournal) and the image ids the journal names (absent when a file of it could not be read).
+ */
+export function openInbox(options: {
+  appDir: string;
+  version: string;
+  log: Logger;
+  now?: () => Date;
+  asks?: AskLines;
+}): { inbox: Inbox; journal: JournalWriter; images?: ReadonlySet<string> } {
+  const dir = join(options.appDir, 'sessions');
+  const log = options.log.child('journal');
+  const journal = new JournalWriter({
+    dir,
     bridgeVersion: options.version,
-    log: options.log.child('journal'),
+    log,
     ...(options.now ? { now: options.now } : {}),
   });
   const inbox = new Inbox(journal, options.now);
-  inbox.replay();
-  return inbox;
+  const replay = new JournalReplay({ dir, log });
+  inbox.replay((messages) => replay.run({ messages, ...(options.asks ? { asks: options.asks } : {}) }));
+  // the images the journal refers to, when every file of it could be read
+  return { inbox, journal, ...(replay.complete ? { images: replay.images } : {}) };
 }
 
 /** Tells the window about inbox changes and turns subscribed page events into messages. Returns the stop function. */

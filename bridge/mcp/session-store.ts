@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/server';
 import type { AgentTransport } from '../agents/registry.js';
-import { appendPrivateLine, replacePrivateFile } from '../private-files.js';
+import { appendLine, replaceFile } from '../private-files.js';
 
 /** What a session was started with, enough to start it again after a restart. */
 export interface StoredSession {
@@ -32,6 +32,8 @@ const KEPT_MS = 24 * 60 * 60 * 1000;
 export class SessionStore {
   private readonly sessions = new Map<string, StoredSession>();
   private stopping = false;
+  /** the lines being written, one after the other */
+  private written: Promise<void> = Promise.resolve();
 
   constructor(private readonly file: string) {
     let text = '';
@@ -92,22 +94,21 @@ export class SessionStore {
     this.stopping = true;
   }
 
+  /**
+   * Written in the background, in order, off the main thread, and not fsynced: a session a crash forgets is one its
+   * client opens again, and no MCP request waits for it. A session that cannot be kept is only one a restart cannot
+   * restore.
+   */
   private append(entry: object): void {
-    try {
-      // not fsynced: a session a crash forgets is one its client opens again, and every MCP initialize would wait
-      appendPrivateLine(this.file, JSON.stringify(entry) + '\n', { fsync: false });
-    } catch {
-      // a session that cannot be kept is only one a restart cannot restore
-    }
+    this.written = this.written
+      .then(() => appendLine(this.file, JSON.stringify(entry) + '\n', { sync: false }))
+      .catch(() => undefined);
   }
 
   private compact(): void {
     const text = [...this.sessions].map(([hash, session]) => JSON.stringify({ hash, session }) + '\n').join('');
-    try {
-      replacePrivateFile(this.file, text);
-    } catch {
-      // the long file reads the same; compacted at a later start
-    }
+    // the long file reads the same if it fails; compacted at a later start
+    this.written = replaceFile(this.file, text).catch(() => undefined);
   }
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Invalid, Unavailable } from '../errors.js';
+import { Invalid } from '../errors.js';
 import { isLoopbackHostname } from '../loopback.js';
-import { privateDir, replacePrivateFile } from '../private-files.js';
+import { DiskError, replaceFile } from '../private-files.js';
 
 /**
  * What a page's origin reads when the browser sent `Origin: null` (a sandboxed iframe, a file: or data: page)
@@ -32,7 +32,12 @@ export class PageOrigins {
     return isLoopbackOrigin(origin) || this.allowed.has(origin);
   }
 
-  allow(origin: string): void {
+  /**
+   * The human's decision, on disk (written, fsynced, renamed, the directory fsynced) before it takes effect and the
+   * window hears 200. A DiskError (503) says what is on disk: nothing changed, or the origin is in the file but the
+   * disk did not confirm it — then it is allowed now too, as it will be after a restart.
+   */
+  async allow(origin: string): Promise<void> {
     if (origin === OPAQUE_ORIGIN || origin === NO_ORIGIN)
       throw new Invalid(
         `origin "${origin}" cannot be allowed: any website can send it (a sandboxed iframe, an image); serve the page from a real origin`,
@@ -40,14 +45,11 @@ export class PageOrigins {
       );
     if (this.allowed.has(origin)) return;
     const next = [...this.allowed, origin];
-    // the human's decision is on disk (fsynced) before it takes effect and the window hears 200
     try {
-      privateDir(join(this.file, '..'));
-      replacePrivateFile(this.file, JSON.stringify(next, null, 2));
+      await replaceFile(this.file, JSON.stringify(next, null, 2), `could not keep the allowed origin ${origin}`);
     } catch (error) {
-      throw new Unavailable(
-        `could not keep the allowed origin in ${this.file}: ${(error as Error).message}; nothing was changed — fix the data dir and allow it again`,
-      );
+      if (error instanceof DiskError && error.outcome === 'unconfirmed') this.allowed.add(origin);
+      throw error;
     }
     this.allowed.add(origin);
   }

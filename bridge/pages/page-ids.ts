@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { Unavailable } from '../errors.js';
-import { replacePrivateFile } from '../private-files.js';
+import { appendLine, replaceFile } from '../private-files.js';
 import { sameSecret } from '../token.js';
 
 interface Known {
@@ -24,19 +23,16 @@ const KEPT = 5_000;
 
 /**
  * Every pageId this bridge handed out, with the instance id that got it and a hash of its secret, in
- * `<appDir>/page-ids.jsonl` (0600, one line per new page, fsynced before its claim is answered). So a page
- * that reconnects after a restart with its instance id and secret gets its pageId back, whatever order the
- * pages come back in, and no number is handed out twice: an agent holding `p2` never drives another page.
+ * `<appDir>/page-ids.jsonl` (0600, one line per new page, on disk before its claim is answered: claims that meet
+ * share one write and one fsync, off the main thread, private-files.ts). So a page that reconnects after a restart
+ * with its instance id and secret gets its pageId back, whatever order the pages come back in, and no number is
+ * handed out twice: an agent holding `p2` never drives another page.
  */
 export class PageIds {
   private readonly byInstance = new Map<string, Known>();
   private next = 1;
-  private file?: Promise<FileHandle>;
-  /** the file's length after the last write that reached the disk: a failed write is cut back to it */
-  private size = 0;
-  /** lines issued and not yet being written; one write and one fsync take them all (a claim flood shares them) */
-  private batch: string[] | undefined;
-  private written: Promise<void> = Promise.resolve();
+  /** the compaction at start: lines are appended only after it */
+  private ready: Promise<void> = Promise.resolve();
 
   constructor(private readonly path: string) {
     let text = '';
@@ -47,8 +43,7 @@ export class PageIds {
     }
     const lines = text.split('\n');
     for (const line of lines) this.read(line);
-    if (lines.length > COMPACT_AT) this.compact();
-    this.size = sizeOf(path);
+    if (lines.length > COMPACT_AT) this.ready = this.compact();
   }
 
   private read(line: string): void {
@@ -57,7 +52,7 @@ export class PageIds {
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
-      return; // a torn last line (a crash mid-append): that claim was never answered
+      return; // a torn line (a crash mid-append): that claim was never answered; the next append ends it
     }
     if (typeof entry.next === 'number') this.next = Math.max(this.next, entry.next);
     if (typeof entry.instanceId !== 'string' || typeof entry.pageId !== 'string') return;
@@ -88,45 +83,19 @@ export class PageIds {
     const pageId = `p${this.next++}`;
     const entry: Known = { pageId, ...(secret !== undefined ? { secretHash: hashOf(secret) } : {}) };
     this.byInstance.set(instanceId, entry);
-    return { pageId, recorded: this.queue(JSON.stringify({ instanceId, ...entry }) + '\n') };
-  }
-
-  private queue(line: string): Promise<void> {
-    if (this.batch) {
-      this.batch.push(line);
-      return this.written;
-    }
-    const batch = [line];
-    this.batch = batch;
-    this.written = this.written
-      .catch(() => undefined)
-      .then(() => {
-        this.batch = undefined;
-        return this.write(batch.join(''));
-      });
-    return this.written;
-  }
-
-  private async write(text: string): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      this.file ??= open(this.path, 'a', 0o600);
-      handle = await this.file;
-      // writeFile writes until all is written (or throws): one write can stop short on a full disk
-      await handle.writeFile(text);
-      await handle.sync();
-      this.size += Buffer.byteLength(text);
-    } catch (error) {
-      // every line must start on a line boundary: a torn write is cut off, so the next one is read whole
-      await handle?.truncate(this.size).catch(() => undefined);
-      throw new Unavailable(
-        `cannot record a new page id in ${this.path}: ${(error as Error).message}; free space or fix the data dir, then reload the page`,
-      );
-    }
+    const line = JSON.stringify({ instanceId, ...entry }) + '\n';
+    const recorded = this.ready.then(() =>
+      appendLine(this.path, line).catch((error: unknown) => {
+        throw new Unavailable(
+          `cannot record a new page id in ${this.path}: ${(error as Error).message}; free space or fix the data dir, then reload the page`,
+        );
+      }),
+    );
+    return { pageId, recorded };
   }
 
   /** Keeps the newest entries and the next number (an old page coming back after that gets a new id). */
-  private compact(): void {
+  private async compact(): Promise<void> {
     const kept = [...this.byInstance].slice(-KEPT);
     const text = [
       JSON.stringify({ next: this.next }),
@@ -134,11 +103,10 @@ export class PageIds {
       '',
     ].join('\n');
     try {
-      replacePrivateFile(this.path, text);
-      this.byInstance.clear();
-      for (const [instanceId, known] of kept) this.byInstance.set(instanceId, known);
+      await replaceFile(this.path, text);
     } catch {
-      // the long file still reads the same; compaction is tried again at the next start
+      // the long file still reads the same (or the short one is in place, unconfirmed: it reads the same too);
+      // compaction is tried again at the next start
     }
   }
 
@@ -148,18 +116,7 @@ export class PageIds {
   }
 
   async close(): Promise<void> {
-    const file = this.file;
-    this.file = undefined;
-    await this.written.catch(() => undefined);
-    await (await file?.catch(() => undefined))?.close().catch(() => undefined);
-  }
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
+    await this.ready;
   }
 }
 

@@ -365,9 +365,15 @@ export class PageRegistry {
       .filter((origin) => !this.origins.isOperable(origin) && origin !== OPAQUE_ORIGIN && origin !== NO_ORIGIN);
   }
 
-  allowOrigin(origin: string): void {
-    this.origins.allow(origin);
-    for (const page of this.all()) if (page.origin === origin) this.emit({ type: 'allowed', page });
+  /** Allows an origin once it is on disk; when the disk did not confirm it, it is allowed all the same (and says so). */
+  async allowOrigin(origin: string): Promise<void> {
+    const wasOperable = this.origins.isOperable(origin);
+    try {
+      await this.origins.allow(origin);
+    } finally {
+      if (!wasOperable && this.origins.isOperable(origin))
+        for (const page of this.all()) if (page.origin === origin) this.emit({ type: 'allowed', page });
+    }
   }
 
   /** One row per frame (GET /bridge/sessions). */

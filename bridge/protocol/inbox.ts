@@ -68,6 +68,11 @@ export const JournalLine = z.discriminatedUnion('type', [
     remainingMs: z.number().int().nonnegative(),
     at: IsoTime,
   }),
+  /**
+   * the asker of a sync ask stopped waiting (its client's time-out was near): its outcome goes to the agent's inbox,
+   * as an async ask's, and a restart shows it again instead of ending it
+   */
+  z.object({ type: z.literal('ask_handed_over'), askId: AskId, at: IsoTime }),
 ]);
 export type JournalLine = z.infer<typeof JournalLine>;
 
@@ -130,10 +135,16 @@ export const InboxStatusRow = z.object({
 export const InboxStatusAnswer = z.object({ agents: z.array(InboxStatusRow) });
 export type InboxStatusAnswer = z.infer<typeof InboxStatusAnswer>;
 
-/** aiti_inbox result */
+/** aiti_inbox result: a page of the messages not acknowledged yet */
 export const InboxResult = z.object({
   messages: z.array(Message),
   queueSize: z.number().int().nonnegative(),
+  /** messages not acknowledged yet after this page (absent from an older bridge) */
+  left: z.number().int().nonnegative().optional(),
+  /** pass as `after` to read the next page; absent when nothing is left */
+  next: MsgId.optional(),
+  /** images of these messages that did not fit this answer, each `<message id>#<n>`: pass one as `image` */
+  imagesWaiting: z.array(z.string()).optional(),
   acked: z.array(MsgId).optional(),
   unknownAcks: z.array(z.string()).optional(),
 });

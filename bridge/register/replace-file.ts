@@ -57,6 +57,7 @@ export function replaceConfigFile(
 ): Replaced {
   const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
   const mode = expected === undefined ? 0o600 : statSync(target).mode & 0o777;
+  collectTemps(target);
   const temp = join(dirname(target), `.${basename(target)}.aiti-${process.pid}-${randomBytes(4).toString('hex')}`);
   let backup: string | undefined;
   try {
@@ -78,6 +79,36 @@ export function replaceConfigFile(
   syncFolder(dirname(target));
   if (backup) pruneBackups(target);
   return backup ? { backup } : {};
+}
+
+/**
+ * The temporary files of an earlier run that was killed mid-write (`.<name>.aiti-<pid>-<random>` beside the config,
+ * its process gone): removed before this run writes its own.
+ */
+function collectTemps(target: string): void {
+  const pattern = new RegExp(
+    `^\\.${basename(target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.aiti-(\\d+)-[0-9a-f]{8}$`,
+  );
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || running(pid)) continue;
+    rmSync(join(dirname(target), name), { force: true });
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

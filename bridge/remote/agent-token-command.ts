@@ -7,7 +7,7 @@ import { ConfigError, OPTIONS, resolveConfig } from '../config.js';
 import { parseCredential } from '../credentials.js';
 import { BridgeError } from '../errors.js';
 import { readRunningRecord, runningFile, type RunningRecord } from '../locate.js';
-import { privateDir, replacePrivateFile } from '../private-files.js';
+import { privateDir, replaceFile } from '../private-files.js';
 
 export const AGENT_TOKEN_USAGE = `aiti-bridge agent-token — tokens for agents on other machines (they use the remote listener, --remote)
 
@@ -37,12 +37,12 @@ const PROCESS_OUTPUT: CommandOutput = {
 };
 
 /** `aiti-bridge agent-token …`: works on the data dir's agent-tokens.jsonl, with or without a running bridge. */
-export function runAgentToken(
+export async function runAgentToken(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   out: CommandOutput = PROCESS_OUTPUT,
   input: () => string = () => readFileSync(0, 'utf8'),
-): number {
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') {
     out.stdout(AGENT_TOKEN_USAGE);
@@ -85,7 +85,7 @@ export function runAgentToken(
       const dir = join(config.dataDir, 'aiti-bridge');
       privateDir(dir);
       const file = join(dir, 'agent-token');
-      replacePrivateFile(file, `${token}\n`);
+      await replaceFile(file, `${token}\n`);
       out.stdout(
         `saved to ${file} (0600); the shim sends it with --mcp-auth (AITI_MCP_AUTH=1), after the bridge proves it\n`,
       );
@@ -98,19 +98,21 @@ export function runAgentToken(
       // the token would land in a data dir the bridge the person means does not read: 401 on every request
       if (elsewhere) throw new ConfigError(elsewhere);
       const known = claimed(join(config.dataDir, 'aiti-bridge', 'agent-ids.jsonl'), name);
-      const { token, record } = tokens.create(name, parseExpiry(expires), { known, takeOver });
+      // on disk (fsynced) before it is printed; whole (it holds its name) once it was
+      const made = await tokens.create(name, parseExpiry(expires), { known, takeOver });
       const base =
         url ??
         config.remoteUrl ??
         running?.remote?.url ??
         `http://127.0.0.1:${config.remote?.port || running?.remote?.port || 8778}`;
       out.stdout(
-        created(record, token, base, {
+        created(made.record, made.token, base, {
           dataDir: config.dataDir,
           running,
           remoteKnown: Boolean(url || config.remote || config.remoteUrl || running?.remote),
         }),
       );
+      await made.shown();
       return 0;
     }
     if (command === 'list') {
@@ -122,7 +124,7 @@ export function runAgentToken(
       return 0;
     }
     if (command === 'revoke') {
-      const revoked = tokens.revoke(single(positional, 'revoke'));
+      const revoked = await tokens.revoke(single(positional, 'revoke'));
       out.stdout(revoked.map((r) => `revoked ${r.name} (${r.id})\n`).join(''));
       return 0;
     }
@@ -169,6 +171,9 @@ function row(record: AgentTokenRecord): string {
     `made ${record.createdAt}`,
     record.expiresAt ? `${expired ? 'EXPIRED' : 'expires'} ${record.expiresAt}` : 'never expires',
     record.lastUsedAt ? `last used ${record.lastUsedAt}` : 'never used',
+    ...(record.halfMade
+      ? ['HALF-MADE (its create was cut off before it was shown; the next create of this name replaces it)']
+      : []),
   ].join('  ');
 }
 

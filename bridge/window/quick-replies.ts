@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { QuickReplies } from '../protocol/index.js';
 import type { Logger } from '../log.js';
-import { replacePrivateFile } from '../private-files.js';
+import { replaceFile } from '../private-files.js';
 
 /**
  * The human's quick replies in `<appDir>/quick-replies.json`: one file for every window (desktop app and
  * browsers alike), replaced whole. A save is on disk (written, fsynced, renamed, the directory fsynced) before
- * it resolves, so the 2xx that follows is a promise; a torn or foreign file reads as no replies, with a warning.
+ * it resolves, so the 2xx that follows is a promise; one that fails says what is on disk (DiskError: nothing
+ * changed, or the new list is in the file, unconfirmed). A torn or foreign file reads as no replies, with a warning.
  */
 export class QuickReplyStore {
   private readonly file: string;
@@ -19,10 +20,10 @@ export class QuickReplyStore {
     this.file = join(appDir, 'quick-replies.json');
   }
 
-  read(): QuickReplies {
+  async read(): Promise<QuickReplies> {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = await readFile(this.file, 'utf8');
     } catch {
       return { replies: [] };
     }
@@ -34,8 +35,8 @@ export class QuickReplyStore {
     }
   }
 
-  save(list: QuickReplies): QuickReplies {
-    replacePrivateFile(this.file, `${JSON.stringify(list, null, 2)}\n`);
+  async save(list: QuickReplies): Promise<QuickReplies> {
+    await replaceFile(this.file, `${JSON.stringify(list, null, 2)}\n`, 'the quick replies could not be saved');
     return list;
   }
 }

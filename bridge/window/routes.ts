@@ -24,7 +24,7 @@ export const windowRoutes: RouteSetup = (router, bridge) => {
 
   router.post('/bridge/allow-origin', async (ctx) => {
     const { origin } = await readBody(ctx, AllowOriginBody);
-    bridge.pages.allowOrigin(origin);
+    await bridge.pages.allowOrigin(origin);
     ctx.body = { allowed: origin };
   });
 };

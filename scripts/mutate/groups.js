@@ -100,7 +100,7 @@ export const GROUPS = {
     runners: 3,
     modules: [
       // the write path: what a push waits for before it is acknowledged, and what a failed batch leaves
-      { file: 'bridge/inbox/journal.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
+      { file: 'bridge/journal/writer.ts', only: ['append', 'fileFor', 'write', 'flush', 'commit', 'rollBack'] },
       { file: 'bridge/inbox/inbox.ts', only: ['replay'] },
     ],
     tests: [

@@ -3,12 +3,12 @@ import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
 import { systemClock, type Clock } from '../../bridge/asks/countdown.js';
 import { journalLedger } from '../../bridge/asks/record.js';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
+import { ReplayedAsks } from '../../bridge/asks/replayed.js';
 import { createLogger } from '../../bridge/log.js';
 import type { AskUpdate } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
+import { openInbox } from '../helpers/inbox.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -16,14 +16,20 @@ const log = createLogger('test', 'silent');
 
 /** The asks on a real journal (on the given disk), as createBridge wires them. */
 function compose(dir: string, disk?: FaultyDisk, clock: Clock = systemClock) {
-  const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log, ...(disk ? { disk } : {}) }));
-  inbox.replay();
+  const found = new ReplayedAsks();
+  const { inbox, journal } = openInbox(dir, { log, asks: found, ...(disk ? { disk } : {}) });
   const asks = new Asks(
     { broadcast: () => undefined },
     clock,
-    journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
+    journalLedger({
+      journal,
+      inbox,
+      agents: new AgentRegistry(60_000),
+      images: { readAll: () => Promise.resolve([]) },
+      log,
+    }),
   );
-  return { inbox, asks };
+  return { inbox, asks, found };
 }
 
 describe('the human’s answer is on disk before it is acknowledged', () => {
@@ -38,13 +44,13 @@ describe('the human’s answer is on disk before it is acknowledged', () => {
     disk.powerCut();
 
     const after = compose(dir);
-    expect(after.inbox.find(`${ask.askId}.record`)?.payload).toMatchObject({ status: 'answered', value: true });
-    expect(after.inbox.find(`${ask.askId}.answer`)).toMatchObject({
+    expect((await after.inbox.find(`${ask.askId}.record`))?.payload).toMatchObject({ status: 'answered', value: true });
+    expect(await after.inbox.find(`${ask.askId}.answer`)).toMatchObject({
       kind: 'user_answer',
       status: 'pending',
       payload: expect.objectContaining({ status: 'answered', value: true, note: 'yes' }),
     });
-    expect(after.inbox.takeReplayedAsks().open).toEqual([]);
+    expect(after.found.sort(after.inbox).open).toEqual([]);
   });
 
   it('an answer that cannot be written is refused, the ask stays open, and once there is room it is taken', async () => {
@@ -144,12 +150,17 @@ describe('decisions that change nothing write nothing', () => {
   it('the agent withdrawing an ask while the human’s answer is written: the answer stands, told once', async () => {
     const disk = new FaultyDisk();
     const updates: AskUpdate[] = [];
-    const inbox = new Inbox(new Journal({ dir: tempDir(), bridgeVersion: 'test', log, disk }));
-    inbox.replay();
+    const { inbox, journal } = openInbox(tempDir(), { log, disk });
     const asks = new Asks(
       { broadcast: (event, data) => (event === 'ask_update' ? updates.push(data as AskUpdate) : undefined) },
       systemClock,
-      journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log }),
+      journalLedger({
+        journal,
+        inbox,
+        agents: new AgentRegistry(60_000),
+        images: { readAll: () => Promise.resolve([]) },
+        log,
+      }),
     );
     const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
     await ask.opened;

@@ -97,7 +97,7 @@ describe('how an ask ends', () => {
         value: 'like this',
         images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
       },
-      () => kept,
+      () => Promise.resolve(kept),
     );
     expect(await ask.outcome).toMatchObject({ status: 'answered', value: 'like this', images: kept });
   });

@@ -1,5 +1,5 @@
 import { fstatSync, truncateSync } from 'node:fs';
-import { nodeDisk, type JournalDisk } from '../../bridge/inbox/disk.js';
+import { nodeDisk, type JournalDisk } from '../../bridge/journal/disk.js';
 
 function errno(code: string, syscall: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: ${message}, ${syscall}`), { code, syscall });
@@ -31,19 +31,23 @@ export class FaultyDisk implements JournalDisk {
   /** closed files keep what they had on disk */
   private readonly closed: Array<{ path: string; durable: number }> = [];
 
-  open(path: string): number {
-    const fd = nodeDisk.open(path);
+  async open(path: string): Promise<number> {
+    const fd = await nodeDisk.open(path);
     this.files.set(fd, { path, durable: fstatSync(fd).size });
     return fd;
   }
 
-  write(fd: number, buffer: Buffer, offset: number): number {
+  async write(fd: number, buffer: Buffer, offset: number): Promise<number> {
     if (this.refuseWrites) throw errno(this.refuseWrites, 'write', 'refused');
     const fits = Math.min(this.freeBytes, buffer.length - offset);
     if (fits <= 0) throw errno('ENOSPC', 'write', 'no space left on device');
-    const wrote = nodeDisk.write(fd, buffer.subarray(0, offset + fits), offset);
+    const wrote = await nodeDisk.write(fd, buffer.subarray(0, offset + fits), offset);
     this.freeBytes -= wrote;
     return wrote;
+  }
+
+  syncDir(dir: string): Promise<void> {
+    return nodeDisk.syncDir(dir);
   }
 
   /** Holds every fsync from now until the returned function is called. */
@@ -72,26 +76,26 @@ export class FaultyDisk implements JournalDisk {
     if (file) file.durable = fstatSync(fd).size;
   }
 
-  truncate(fd: number, length: number): void {
+  async truncate(fd: number, length: number): Promise<void> {
     if (this.failTruncate > 0) {
       this.failTruncate--;
       throw errno('EIO', 'ftruncate', 'i/o error');
     }
     const before = fstatSync(fd).size;
-    nodeDisk.truncate(fd, length);
+    await nodeDisk.truncate(fd, length);
     this.freeBytes += Math.max(0, before - length);
     const file = this.files.get(fd);
     if (file) file.durable = Math.min(file.durable, length);
   }
 
-  close(fd: number): void {
+  async close(fd: number): Promise<void> {
     const file = this.files.get(fd);
     if (file) this.closed.push(file);
     this.files.delete(fd);
-    nodeDisk.close(fd);
+    await nodeDisk.close(fd);
   }
 
-  linked(fd: number): boolean {
+  linked(fd: number): Promise<boolean> {
     return nodeDisk.linked(fd);
   }
 

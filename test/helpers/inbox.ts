@@ -1,6 +1,8 @@
-import type { JournalDisk } from '../../bridge/inbox/disk.js';
+import type { JournalDisk } from '../../bridge/journal/disk.js';
+import type { AskLines } from '../../bridge/journal/lines.js';
+import { JournalReplay } from '../../bridge/journal/replay.js';
+import { JournalWriter } from '../../bridge/journal/writer.js';
 import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 
 /** A logger that keeps its warnings, so a test can read what a person would read on stderr. */
@@ -17,18 +19,20 @@ export function recordingLog(): { log: Logger; warnings: string[] } {
  */
 export function openInbox(
   dir: string,
-  options: { disk?: JournalDisk; maxBytes?: number; log?: Logger; now?: () => Date } = {},
-): { inbox: Inbox; journal: Journal } {
-  const journal = new Journal({
+  options: { disk?: JournalDisk; maxBytes?: number; log?: Logger; now?: () => Date; asks?: AskLines } = {},
+): { inbox: Inbox; journal: JournalWriter } {
+  const log = options.log ?? createLogger('test', 'silent');
+  const journal = new JournalWriter({
     dir,
     bridgeVersion: 'test',
-    log: options.log ?? createLogger('test', 'silent'),
+    log,
     ...(options.disk ? { disk: options.disk } : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   const inbox = new Inbox(journal, options.now);
-  inbox.replay();
+  const replay = new JournalReplay({ dir, log });
+  inbox.replay((messages) => replay.run({ messages, ...(options.asks ? { asks: options.asks } : {}) }));
   return { inbox, journal };
 }
 

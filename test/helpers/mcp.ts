@@ -23,6 +23,8 @@ export interface ConnectOptions {
   onPostResponse?: (contentType: string) => void;
   /** HTTP only: headers sent with every request (`x-aiti-agent` names the agent of a stateless caller) */
   headers?: Record<string, string>;
+  /** streamable only: the fetch the transport uses (a test that cuts or drops a request in flight) */
+  fetch?: typeof fetch;
   /**
    * ask for results' full JSON (structuredContent), as a program does (default true: the tests read it); false to
    * get what a model reads, the text alone
@@ -63,6 +65,8 @@ function transportFor(bridgeUrl: string, kind: AgentTransportKind, options: Conn
   };
   if (kind === 'streamable') {
     const told = options.onPostResponse;
+    if (options.fetch)
+      return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: options.fetch });
     if (!told) return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers },

@@ -6,10 +6,10 @@ import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
 import { openInbox as open, pushAtOnce as push, recordingLog } from '../helpers/inbox.js';
 
-function replayedIds(dir: string, log?: Logger): Map<string, string> {
+async function replayedIds(dir: string, log?: Logger): Promise<Map<string, string>> {
   const { inbox } = open(dir, log ? { log } : {});
-  const messages = inbox.history({ agentId: 'claude', limit: 100_000 }).messages;
-  inbox.close();
+  const messages = (await inbox.history({ agentId: 'claude', limit: 100_000 })).messages;
+  await inbox.close();
   return new Map(messages.map((m) => [m.id, m.status]));
 }
 
@@ -25,7 +25,7 @@ describe('the journal on a disk that fails', () => {
     expect(disk.syncs).toBeGreaterThan(0);
     // the machine loses power now: the page cache (whatever was written but not fsynced) is gone
     disk.powerCut();
-    const stored = replayedIds(dir);
+    const stored = await replayedIds(dir);
     expect([...first.ok, ...second.ok].filter((id) => !stored.has(id))).toEqual([]);
   });
 
@@ -48,10 +48,10 @@ describe('the journal on a disk that fails', () => {
     const after = await push(inbox, 20, 'after');
     expect(after.refused).toEqual([]);
     expect(journal.health()).toEqual({ ok: true });
-    inbox.close();
+    await inbox.close();
 
     const { log, warnings } = recordingLog();
-    const stored = replayedIds(dir, log);
+    const stored = await replayedIds(dir, log);
     const acknowledged = [...before.ok, ...during.ok, ...alone.ok, ...after.ok];
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     // nothing refused came back, and no line was torn (every line read whole)
@@ -73,8 +73,8 @@ describe('the journal on a disk that fails', () => {
     const next = await push(inbox, 5, 'next');
     expect(next.refused).toEqual([]);
     expect(readdirSync(join(dir, 'claude'))).toHaveLength(2);
-    inbox.close();
-    const stored = replayedIds(dir);
+    await inbox.close();
+    const stored = await replayedIds(dir);
     expect([...kept.ok, ...next.ok].every((id) => stored.has(id))).toBe(true);
   });
 
@@ -91,8 +91,8 @@ describe('the journal on a disk that fails', () => {
     disk.refuseWrites = undefined;
     const after = await push(inbox, 3, 'after');
     expect(after.refused).toEqual([]);
-    inbox.close();
-    expect([...replayedIds(dir).keys()].sort()).toEqual([...before.ok, ...after.ok].sort());
+    await inbox.close();
+    expect([...(await replayedIds(dir)).keys()].sort()).toEqual([...before.ok, ...after.ok].sort());
   });
 
   it('a read or an ack whose line cannot be written changes nothing: unread stays unread, pending stays pending', async () => {
@@ -108,12 +108,12 @@ describe('the journal on a disk that fails', () => {
     expect(inbox.counts('claude')).toEqual({ pending: 4, delivered: 0, consumed: 0 });
 
     disk.freeBytes = Infinity;
-    expect((await inbox.take('claude')).map((m) => m.id)).toEqual(ok);
+    expect((await inbox.take('claude')).messages.map((m) => m.id)).toEqual(ok);
     expect((await inbox.ack('claude', ok.slice(0, 2))).acked).toEqual(ok.slice(0, 2));
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 2, consumed: 2 });
-    inbox.close();
-    const stored = replayedIds(dir);
-    expect(ok.map((id) => stored.get(id))).toEqual(['consumed', 'consumed', 'pending', 'pending']);
+    await inbox.close();
+    const stored = await replayedIds(dir);
+    expect(ok.map((id) => stored.get(id))).toEqual(['consumed', 'consumed', 'delivered', 'delivered']);
   });
 
   it('notices an agent folder deleted under it: the push that went into the deleted file is refused, the next one kept', async () => {
@@ -127,8 +127,8 @@ describe('the journal on a disk that fails', () => {
     expect(lost.refused[0]).toMatch(/was deleted while the bridge wrote to it/);
     const kept = await push(inbox, 1, 'kept');
     expect(kept.refused).toEqual([]);
-    inbox.close();
-    expect([...replayedIds(dir).keys()]).toEqual(kept.ok);
+    await inbox.close();
+    expect([...(await replayedIds(dir)).keys()]).toEqual(kept.ok);
   });
 
   it('refuses every push once the whole journal folder is gone, saying so', async () => {

@@ -13,11 +13,11 @@ import { waitFor } from '../helpers/wait.js';
  */
 
 /** What a restart finds: the ids it replays, and the warnings it prints. */
-function restart(dir: string): { ids: string[]; warnings: string[] } {
+async function restart(dir: string): Promise<{ ids: string[]; warnings: string[] }> {
   const { log, warnings } = recordingLog();
   const { inbox } = open(dir, { log });
-  const ids = inbox.history({ agentId: 'claude', limit: 100_000 }).messages.map((m) => m.id);
-  inbox.close();
+  const ids = (await inbox.history({ agentId: 'claude', limit: 100_000 })).messages.map((m) => m.id);
+  await inbox.close();
   return { ids, warnings };
 }
 
@@ -61,9 +61,9 @@ describe('batches that meet on a slow disk', () => {
     expect(kept.refused).toEqual([]);
     expect((await later).refused[0]).toMatch(/ENOSPC/);
     disk.freeBytes = Infinity;
-    inbox.close();
+    await inbox.close();
     disk.powerCut();
-    const stored = restart(dir);
+    const stored = await restart(dir);
     expect(stored.ids.sort()).toEqual([...first.ok, ...kept.ok].sort());
     expect(stored.warnings).toEqual([]);
   });
@@ -84,9 +84,9 @@ describe('batches that meet on a slow disk', () => {
     expect(results.flatMap((r) => r.refused)).toEqual([]);
     const files = journalFiles(dir);
     expect(files.map((path) => readFileSync(path, 'utf8').trim().split('\n').length)).toEqual([7, 2]);
-    inbox.close();
+    await inbox.close();
     disk.powerCut();
-    expect(restart(dir).ids.sort()).toEqual([...first.ok, ...results.flatMap((r) => r.ok)].sort());
+    expect((await restart(dir)).ids.sort()).toEqual([...first.ok, ...results.flatMap((r) => r.ok)].sort());
   });
 
   it('a push being fsynced when the bridge stops is acknowledged, and is there after the restart', async () => {
@@ -96,11 +96,12 @@ describe('batches that meet on a slow disk', () => {
     const release = disk.holdSyncs();
     const inFlight = push(inbox, 3, 'in flight');
     await waitFor(() => disk.syncing > 0, 5000, 'the batch in its fsync');
-    inbox.close(); // the bridge stops: close() writes and fsyncs what is queued
+    const closing = inbox.close(); // the bridge stops: close() waits for what is queued to be written and fsynced
     release();
+    await closing;
     const answered = await inFlight;
     expect(answered.refused).toEqual([]);
-    expect(restart(dir).ids.sort()).toEqual(answered.ok.sort());
+    expect((await restart(dir)).ids.sort()).toEqual(answered.ok.sort());
   });
 
   it('pushes queued behind a batch whose fsync fails are refused, saying to send again, and none comes back', async () => {
@@ -121,9 +122,9 @@ describe('batches that meet on a slow disk', () => {
     );
     const next = await push(inbox, 2, 'next');
     expect(next.refused).toEqual([]);
-    inbox.close();
+    await inbox.close();
     // a refused push must not come back: its sender was told to send it again
-    const stored = restart(dir);
+    const stored = await restart(dir);
     expect(stored.ids.sort()).toEqual([...first.ok, ...next.ok].sort());
     expect(stored.warnings).toEqual([]);
   });
@@ -137,8 +138,8 @@ describe('what the files hold after a failed batch', () => {
     const kept = await push(inbox, 2, 'kept');
     disk.failSync = 1;
     expect((await push(inbox, 4, 'refused')).ok).toEqual([]);
-    inbox.close();
-    expect(restart(dir).ids.sort()).toEqual(kept.ok.sort());
+    await inbox.close();
+    expect((await restart(dir)).ids.sort()).toEqual(kept.ok.sort());
   });
 
   it('the first batch of a file that fails leaves no file behind; the next push starts one with its session line', async () => {
@@ -150,14 +151,14 @@ describe('what the files hold after a failed batch', () => {
     expect(readdirSync(join(dir, 'claude'))).toEqual([]);
     disk.freeBytes = Infinity;
     const kept = await push(inbox, 1, 'kept');
-    inbox.close();
+    await inbox.close();
     const files = journalFiles(dir);
     expect(files).toHaveLength(1);
     const lines = readFileSync(files[0] ?? '', 'utf8')
       .trim()
       .split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['session', 'message']);
-    expect(restart(dir).ids).toEqual(kept.ok);
+    expect((await restart(dir)).ids).toEqual(kept.ok);
   });
 
   it('when the cut of a failed batch fails too, later pushes go to a new file and survive the restart', async () => {
@@ -171,11 +172,14 @@ describe('what the files hold after a failed batch', () => {
     disk.freeBytes = Infinity;
     const after = await push(inbox, 3, 'after');
     expect(after.refused).toEqual([]);
-    inbox.close();
-    const stored = restart(dir);
+    await inbox.close();
+    const stored = await restart(dir);
     expect(stored.ids.sort()).toEqual([...before.ok, ...after.ok].sort());
-    // the fragment is the old file's last line, skipped as torn
-    expect(stored.warnings).toEqual([expect.stringMatching(/torn last line 4 of .*claude/)]);
+    // the fragment stays in the old file, written off in void.jsonl: replay skips it without a word
+    expect(stored.warnings).toEqual([]);
+    expect(readFileSync(join(dir, 'void.jsonl'), 'utf8')).toMatch(
+      /^\{"file":"claude\/[^"]+\.jsonl","from":\d+,"to":\d+\}\n$/,
+    );
   });
 
   it('a refused batch takes no room: the agent’s file goes on, and fills to its limit as if it never came', async () => {
@@ -190,7 +194,7 @@ describe('what the files hold after a failed batch', () => {
     await push(inbox, 1, 'after');
     expect(journalFiles(dir)).toHaveLength(1);
     while (journalFiles(dir).length === 1) expect((await push(inbox, 1, 'more')).refused).toEqual([]);
-    inbox.close();
+    await inbox.close();
     const [full, next] = journalFiles(dir).map((path) => statSync(path).size);
     // the first file was given up only when the next line would not fit
     const line =
@@ -207,7 +211,7 @@ describe('what the files hold after a failed batch', () => {
       const { inbox } = open(dir, { now: () => at, ...(maxBytes ? { maxBytes } : {}) });
       for (const id of ['m-one', 'm-two'])
         await inbox.add('claude', { id, kind: 'user_message', from: 'window', text: 'fits exactly' });
-      inbox.close();
+      await inbox.close();
       return journalFiles(dir).map((path) => statSync(path).size);
     };
     const [size = 0] = await write(tempDir());
@@ -240,16 +244,16 @@ describe('the journal keeps no file open it no longer writes', () => {
     await push(inbox, 3, 'after eio');
     expect(journalFiles(dir).length).toBeGreaterThan(6);
     expect(openFilesUnder(dir)).toEqual([journal.currentFile('claude')]);
-    inbox.close();
+    await inbox.close();
     expect(openFilesUnder(dir)).toEqual([]);
-    expect(restart(dir).warnings).toEqual([]);
+    expect((await restart(dir)).warnings).toEqual([]);
   });
 });
 
 describe('pushes the journal cannot take', () => {
   it('a push after the bridge began stopping is refused, saying so', async () => {
     const { inbox } = open(tempDir());
-    inbox.close();
+    await inbox.close();
     await expect(inbox.add('claude', { kind: 'user_message', from: 'window', text: 'late' })).rejects.toThrow(
       'the journal is closed (the bridge is stopping)',
     );

@@ -1,24 +1,17 @@
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 import { JournalLine } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
-import { recordingLog } from '../helpers/inbox.js';
+import { openInbox, recordingLog } from '../helpers/inbox.js';
 
 function open(dir: string, options: { now?: () => Date; maxBytes?: number; log?: Logger } = {}) {
-  const journal = new Journal({
-    dir,
-    bridgeVersion: 'test',
+  return openInbox(dir, {
     log: options.log ?? createLogger('test', 'silent'),
     ...(options.now ? { now: options.now } : {}),
     ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
-  });
-  const inbox = new Inbox(journal, options.now);
-  inbox.replay();
-  return inbox;
+  }).inbox;
 }
 
 function files(dir: string, agentId: string): string[] {
@@ -39,7 +32,7 @@ describe('the journal', () => {
     const message = await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'hi' });
     await inbox.take('claude');
     await inbox.ack('claude', [message.id]);
-    inbox.close();
+    await inbox.close();
 
     const [name] = files(dir, 'claude');
     expect(name).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
@@ -52,7 +45,7 @@ describe('the journal', () => {
     ]);
   });
 
-  it('replays every inbox on start: consumed stays consumed, delivered comes back pending', async () => {
+  it('replays every inbox on start as it was: consumed stays consumed, handed out stays handed out', async () => {
     const dir = tempDir();
     const first = open(dir);
     const a = await first.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
@@ -60,18 +53,20 @@ describe('the journal', () => {
     const c = await first.add('cursor', { kind: 'user_answer', from: 'window', text: 'yes', ref: 'ask-1' });
     await first.take('claude');
     await first.ack('claude', [a.id]);
-    first.close();
+    await first.close();
 
     const second = open(dir);
-    expect(second.counts('claude')).toEqual({ pending: 1, delivered: 0, consumed: 1 });
+    expect(second.counts('claude')).toEqual({ pending: 0, delivered: 1, consumed: 1 });
     expect(second.counts('cursor')).toEqual({ pending: 1, delivered: 0, consumed: 0 });
-    const history = second.history({ agentId: 'claude' }).messages;
+    const history = (await second.history({ agentId: 'claude' })).messages;
     expect(history.map((m) => [m.id, m.status])).toEqual([
-      [b.id, 'pending'],
+      [b.id, 'delivered'],
       [a.id, 'consumed'],
     ]);
-    expect(second.history({ agentId: 'cursor' }).messages[0]).toMatchObject({ id: c.id, ref: 'ask-1' });
-    second.close();
+    // what was handed out and never acked comes back to the agent's next read, with its id
+    expect((await second.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[b.id, 'delivered']]);
+    expect((await second.history({ agentId: 'cursor' })).messages[0]).toMatchObject({ id: c.id, ref: 'ask-1' });
+    await second.close();
   });
 
   it('opens a new file past 2 MB, and replay reads across the files', async () => {
@@ -79,7 +74,7 @@ describe('the journal', () => {
     const inbox = open(dir);
     const text = 'x'.repeat(100_000);
     for (let i = 0; i < 25; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text });
-    inbox.close();
+    await inbox.close();
 
     const names = files(dir, 'claude');
     expect(names.length).toBe(2);
@@ -96,15 +91,15 @@ describe('the journal', () => {
     now = new Date('2026-12-01T00:00:01.000Z');
     await inbox.take('claude');
     await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'early' });
-    inbox.close();
+    await inbox.close();
 
     const names = files(dir, 'claude');
     expect(names.map((n) => n.slice(0, 10))).toEqual(['2026-11-30', '2026-12-01']);
     const second = lines(join(dir, 'claude', names[1] ?? ''));
     expect(second.map((l) => l.type)).toEqual(['session', 'status_change', 'message']);
     const again = open(dir, { now: () => now });
-    expect(again.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['early', 'late']);
-    expect(again.history({ agentId: 'claude' }).messages[1]?.id).toBe(message.id);
+    expect((await again.history({ agentId: 'claude' })).messages.map((m) => m.text)).toEqual(['early', 'late']);
+    expect((await again.history({ agentId: 'claude' })).messages[1]?.id).toBe(message.id);
   });
 
   it('keeps files in writing order when the clock stands still', async () => {
@@ -112,12 +107,12 @@ describe('the journal', () => {
     const frozen = new Date('2026-11-30T12:00:00.000Z');
     const inbox = open(dir, { now: () => frozen, maxBytes: 1000 });
     for (let i = 0; i < 20; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text: `m${i}` });
-    await inbox.take('claude', 1000);
-    inbox.close();
+    await inbox.take('claude', { limit: 1000 });
+    await inbox.close();
     expect(files(dir, 'claude').length).toBeGreaterThan(3);
 
     const again = open(dir, { now: () => frozen });
-    const texts = again.history({ agentId: 'claude', limit: 100 }).messages.map((m) => m.text);
+    const texts = (await again.history({ agentId: 'claude', limit: 100 })).messages.map((m) => m.text);
     expect(texts).toEqual(Array.from({ length: 20 }, (_, i) => `m${19 - i}`));
   });
 
@@ -125,16 +120,16 @@ describe('the journal', () => {
     const dir = tempDir();
     const first = open(dir);
     await first.add('claude', { kind: 'user_message', from: 'window', text: 'kept' });
-    first.close();
+    await first.close();
     const path = join(dir, 'claude', files(dir, 'claude')[0] ?? '');
     appendFileSync(path, '{"type":"message","message":{"id":"m1","ki');
 
     const { log, warnings } = recordingLog();
     const second = open(dir, { log });
-    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['kept']);
+    expect((await second.history({ agentId: 'claude' })).messages.map((m) => m.text)).toEqual(['kept']);
     expect(warnings).toEqual([expect.stringContaining(`torn last line 3 of ${path}`)]);
     await second.add('claude', { kind: 'user_message', from: 'window', text: 'after' });
-    second.close();
+    await second.close();
     expect(open(dir).counts('claude').pending).toBe(2);
   });
 
@@ -142,12 +137,12 @@ describe('the journal', () => {
     const dir = tempDir();
     const first = open(dir);
     await first.add('claude', { kind: 'user_message', from: 'window', text: 'good' });
-    first.close();
+    await first.close();
     writeFileSync(join(dir, 'claude', '2000-01-01T00-00-00.000Z_bad.jsonl'), '\u0000\u0001garbage\n{"type":"nope"}\n');
 
     const { log, warnings } = recordingLog();
     const second = open(dir, { log });
-    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['good']);
+    expect((await second.history({ agentId: 'claude' })).messages.map((m) => m.text)).toEqual(['good']);
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toContain('unreadable line 1 of');
     expect(warnings[1]).toContain('unreadable line 2 of');
@@ -155,16 +150,17 @@ describe('the journal', () => {
 });
 
 describe('the inbox', () => {
-  it('goes pending → delivered → consumed; reading never consumes; unknown acks are reported', async () => {
+  it('goes pending → delivered → consumed; a read hands out again what was not acked; unknown acks are reported', async () => {
     const inbox = open(tempDir());
     const a = await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
     expect(inbox.unread('claude')).toBe(1);
-    expect((await inbox.take('claude')).map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
-    expect(await inbox.take('claude')).toEqual([]);
+    expect((await inbox.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
+    expect((await inbox.take('claude')).messages.map((m) => [m.id, m.status])).toEqual([[a.id, 'delivered']]);
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 1, consumed: 0 });
     expect(await inbox.ack('claude', [a.id, 'm-nope'])).toEqual({ acked: [a.id], unknown: ['m-nope'] });
     expect(inbox.counts('claude')).toEqual({ pending: 0, delivered: 0, consumed: 1 });
-    inbox.close();
+    expect(await inbox.take('claude')).toEqual({ messages: [], left: 0 });
+    await inbox.close();
   });
 
   it('pages history before an ISO time', async () => {
@@ -174,18 +170,20 @@ describe('the inbox', () => {
       now = new Date(`2026-11-30T${hour}:00:00.000Z`);
       await inbox.add('claude', { kind: 'user_message', from: 'window', text: `at ${hour}` });
     }
-    const older = inbox.history({ agentId: 'claude', before: '2026-11-30T12:00:00.000Z' });
+    const older = await inbox.history({ agentId: 'claude', before: '2026-11-30T12:00:00.000Z' });
     expect(older.messages.map((m) => m.text)).toEqual(['at 11', 'at 10']);
     expect(older.nextBefore).toBeUndefined();
-    inbox.close();
+    await inbox.close();
   });
 
-  it('hands out at most one batch of pending messages a read, oldest first', async () => {
+  it('hands out at most one page a read, oldest first, and reads on after a message', async () => {
     const inbox = open(tempDir());
     for (let i = 0; i < 60; i++) await inbox.add('claude', { kind: 'user_message', from: 'window', text: String(i) });
     const first = await inbox.take('claude');
-    expect(first.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
-    expect((await inbox.take('claude')).map((m) => m.text)).toEqual([
+    expect(first.messages.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+    expect(first.left).toBe(10);
+    const after = first.messages[49]?.id;
+    expect((await inbox.take('claude', { after })).messages.map((m) => m.text)).toEqual([
       '50',
       '51',
       '52',
@@ -197,7 +195,7 @@ describe('the inbox', () => {
       '58',
       '59',
     ]);
-    inbox.close();
+    await inbox.close();
   });
 
   it('does not let one agent ack another agent’s message', async () => {
@@ -205,7 +203,7 @@ describe('the inbox', () => {
     const a = await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'a' });
     expect(await inbox.ack('cursor', [a.id])).toEqual({ acked: [], unknown: [a.id] });
     expect(inbox.counts('claude').pending).toBe(1);
-    inbox.close();
+    await inbox.close();
   });
 
   it('pages through 10,000 messages newest first with the before cursor, each exactly once', async () => {
@@ -216,12 +214,12 @@ describe('the inbox', () => {
         inbox.add(i % 2 ? 'claude' : 'cursor', { kind: 'user_message', from: 'window', text: String(i) }),
       ),
     );
-    inbox.close();
+    await inbox.close();
     const again = open(dir);
     const seen: string[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = again.history({ limit: 500, ...(before ? { before } : {}) });
+      const page = await again.history({ limit: 500, ...(before ? { before } : {}) });
       seen.push(...page.messages.map((m) => m.id));
       if (!page.nextBefore) break;
       before = page.nextBefore;
@@ -234,7 +232,7 @@ describe('the inbox', () => {
     const claudeIds: string[] = [];
     before = undefined;
     for (;;) {
-      const page = again.history({ agentId: 'claude', limit: 700, ...(before ? { before } : {}) });
+      const page = await again.history({ agentId: 'claude', limit: 700, ...(before ? { before } : {}) });
       claudeIds.push(...page.messages.map((m) => m.id));
       if (!page.nextBefore) break;
       before = page.nextBefore;
@@ -245,8 +243,10 @@ describe('the inbox', () => {
         .map((m) => m.id)
         .reverse(),
     );
-    const claude = again.history({ agentId: 'claude', limit: 3 });
+    const claude = await again.history({ agentId: 'claude', limit: 3 });
     expect(claude.messages.map((m) => m.text)).toEqual(['9999', '9997', '9995']);
-    expect(again.history({ agentId: 'claude', before: claude.nextBefore, limit: 1 }).messages[0]?.text).toBe('9993');
+    expect((await again.history({ agentId: 'claude', before: claude.nextBefore, limit: 1 })).messages[0]?.text).toBe(
+      '9993',
+    );
   });
 });

@@ -58,8 +58,8 @@ describe('aiti_hello renames', () => {
     const again = await createBridge({ port: 0, dataDir });
     onCleanup(() => again.close());
     expect(again.context.inbox.agentIds().sort()).toEqual(names);
-    // worker-1 read it (delivered, not acked): a restart makes it pending again, like every delivered message
-    expect(again.context.inbox.unread('worker-1')).toBe(1);
+    // worker-1 read it (handed out, not acked): a restart keeps it so, and worker-1's next read hands it out again
+    expect(again.context.inbox.counts('worker-1')).toMatchObject({ pending: 0, delivered: 1 });
     expect(again.context.inbox.unread('worker-2')).toBe(1);
     expect(again.context.inbox.unread('claude-code')).toBe(0);
   });
@@ -78,7 +78,8 @@ describe('aiti_hello renames', () => {
 
 describe('a rename the disk refuses', () => {
   const open = (dir: string, disk?: FaultyDisk): Inbox => openInbox(dir, disk ? { disk } : {}).inbox;
-  const texts = (inbox: Inbox, agentId: string) => inbox.history({ agentId, limit: 100 }).messages.map((m) => m.text);
+  const texts = async (inbox: Inbox, agentId: string) =>
+    (await inbox.history({ agentId, limit: 100 })).messages.map((m) => m.text);
 
   it('moves nothing: the messages read under the old name now, as they will after a restart', async () => {
     const dir = tempDir();
@@ -87,12 +88,12 @@ describe('a rename the disk refuses', () => {
     await inbox.add('claude-code', { kind: 'user_message', from: 'window', text: 'Pull main first' });
     disk.refuseWrites = 'EROFS';
     await expect(inbox.rename('claude-code', 'worker-1')).rejects.toThrow(/EROFS/);
-    expect([texts(inbox, 'claude-code'), texts(inbox, 'worker-1')]).toEqual([['Pull main first'], []]);
-    inbox.close();
+    expect([await texts(inbox, 'claude-code'), await texts(inbox, 'worker-1')]).toEqual([['Pull main first'], []]);
+    await inbox.close();
 
     const again = open(dir);
-    expect([texts(again, 'claude-code'), texts(again, 'worker-1')]).toEqual([['Pull main first'], []]);
-    again.close();
+    expect([await texts(again, 'claude-code'), await texts(again, 'worker-1')]).toEqual([['Pull main first'], []]);
+    await again.close();
   });
 
   it('once the disk takes the line, the move is made and kept', async () => {
@@ -102,12 +103,12 @@ describe('a rename the disk refuses', () => {
     await inbox.add('claude-code', { kind: 'user_message', from: 'window', text: 'Pull main first' });
     await inbox.rename('claude-code', 'worker-1');
     expect(disk.syncs).toBeGreaterThan(1);
-    expect([texts(inbox, 'claude-code'), texts(inbox, 'worker-1')]).toEqual([[], ['Pull main first']]);
+    expect([await texts(inbox, 'claude-code'), await texts(inbox, 'worker-1')]).toEqual([[], ['Pull main first']]);
     disk.powerCut();
-    inbox.close();
+    await inbox.close();
 
     const again = open(dir);
-    expect([texts(again, 'claude-code'), texts(again, 'worker-1')]).toEqual([[], ['Pull main first']]);
-    again.close();
+    expect([await texts(again, 'claude-code'), await texts(again, 'worker-1')]).toEqual([[], ['Pull main first']]);
+    await again.close();
   });
 });

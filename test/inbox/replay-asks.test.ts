@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
 import { journalLedger } from '../../bridge/asks/record.js';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
 import { createLogger } from '../../bridge/log.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
+import { openInbox } from '../helpers/inbox.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { SseClient } from '../helpers/sse.js';
 
@@ -26,10 +25,14 @@ function firstRun(dataDir: string) {
   const clock = new ManualClock();
   clock.stepWall(Date.now() - clock.wallNow());
   const now = () => new Date(clock.wallNow());
-  const journal = new Journal({ dir: join(dataDir, 'aiti-bridge', 'sessions'), bridgeVersion: 'test', log, now });
-  const inbox = new Inbox(journal, now);
-  inbox.replay();
-  const ledger = journalLedger({ inbox, agents: new AgentRegistry(60_000), images: { readAll: () => [] }, log });
+  const { inbox, journal } = openInbox(join(dataDir, 'aiti-bridge', 'sessions'), { log, now });
+  const ledger = journalLedger({
+    journal,
+    inbox,
+    agents: new AgentRegistry(60_000),
+    images: { readAll: () => Promise.resolve([]) },
+    log,
+  });
   return { clock, inbox, asks: new Asks({ broadcast: () => undefined }, clock, ledger) };
 }
 
@@ -63,7 +66,7 @@ describe('asks the journal holds, at a restart', () => {
     const done = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship?', async: true });
     await done.opened;
     await asks.act({ askId: done.askId, action: 'answer', value: true });
-    inbox.close();
+    await inbox.close();
 
     const bridge = await startBridge({ dataDir });
     const state = await windowState(bridge);
@@ -87,7 +90,7 @@ describe('asks the journal holds, at a restart', () => {
     await asks.act({ askId: ask.askId, action: 'answer', value: true });
     clock.advance(5_000);
     await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'the last push before the stop' });
-    inbox.close();
+    await inbox.close();
 
     const bridge = await startBridge({ dataDir });
     const [answer, ...more] = await answersIn(bridge, 'claude');
@@ -107,7 +110,7 @@ describe('asks the journal holds, at a restart', () => {
     await asks.act({ askId: ask.askId, action: 'answer', value: true });
     clock.advance(60_000);
     await inbox.add('claude', { kind: 'user_message', from: 'window', text: 'the last push before the stop' });
-    inbox.close();
+    await inbox.close();
 
     const bridge = await startBridge({ dataDir });
     expect(await answersIn(bridge, 'claude')).toEqual([]);

@@ -1,23 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
+import type { Inbox } from '../../bridge/inbox/inbox.js';
 import type { JournalLine } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
-import { recordingLog } from '../helpers/inbox.js';
+import { openInbox, recordingLog } from '../helpers/inbox.js';
 
 /** An inbox on `dir` whose clock moves 1 ms at every reading, so every line has a time of its own. */
 function open(dir: string, clock = { now: Date.parse('2026-11-30T10:00:00.000Z') }) {
   const now = () => new Date(clock.now++);
   const { log, warnings } = recordingLog();
-  const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log, now }), now);
-  inbox.replay();
+  const { inbox } = openInbox(dir, { log, now });
   return { inbox, warnings };
 }
 
-function statusOf(inbox: Inbox, agentId: string): Record<string, string> {
-  return Object.fromEntries(inbox.history({ agentId, limit: 1000 }).messages.map((m) => [m.id, m.status]));
+async function statusOf(inbox: Inbox, agentId: string): Promise<Record<string, string>> {
+  return Object.fromEntries((await inbox.history({ agentId, limit: 1000 })).messages.map((m) => [m.id, m.status]));
 }
 
 describe('replay when a status line is read before its message line', () => {
@@ -33,16 +31,16 @@ describe('replay when a status line is read before its message line', () => {
     await inbox.rename('zed', 'amy');
     await inbox.ack('amy', [m2.id]);
     const m3 = await inbox.add('amy', { kind: 'user_message', from: 'window', text: 'three' });
-    expect(statusOf(inbox, 'amy')).toEqual({ [m1.id]: 'consumed', [m2.id]: 'consumed', [m3.id]: 'pending' });
-    inbox.close();
+    expect(await statusOf(inbox, 'amy')).toEqual({ [m1.id]: 'consumed', [m2.id]: 'consumed', [m3.id]: 'pending' });
+    await inbox.close();
 
     const again = open(dir).inbox;
-    expect(statusOf(again, 'amy')).toEqual({ [m1.id]: 'consumed', [m2.id]: 'consumed', [m3.id]: 'pending' });
+    expect(await statusOf(again, 'amy')).toEqual({ [m1.id]: 'consumed', [m2.id]: 'consumed', [m3.id]: 'pending' });
     expect(again.counts('amy')).toEqual({ pending: 1, delivered: 0, consumed: 2 });
     expect(again.unread('amy')).toBe(1);
   });
 
-  it('lines in another form than this bridge writes (read whole) keep the highest status, whichever comes first', () => {
+  it('lines in another form than this bridge writes (read whole) keep the highest status, whichever comes first', async () => {
     const dir = tempDir();
     const at = (s: number) => `2026-11-30T10:00:0${s}.000Z`;
     // an older writer's key order: neither line is in the form the fast replay path reads
@@ -84,8 +82,8 @@ describe('replay when a status line is read before its message line', () => {
     ]);
     const { inbox, warnings } = open(dir);
     expect(warnings).toEqual([]);
-    expect(statusOf(inbox, 'amy')).toEqual({ 'old-a': 'consumed', 'own-a': 'consumed' });
-    expect(statusOf(inbox, 'zed')).toEqual({ 'old-z': 'consumed', 'own-z': 'consumed' });
+    expect(await statusOf(inbox, 'amy')).toEqual({ 'old-a': 'consumed', 'own-a': 'consumed' });
+    expect(await statusOf(inbox, 'zed')).toEqual({ 'old-z': 'consumed', 'own-z': 'consumed' });
     expect(inbox.counts('amy')).toEqual({ pending: 0, delivered: 0, consumed: 2 });
     expect(inbox.counts('zed')).toEqual({ pending: 0, delivered: 0, consumed: 2 });
   });

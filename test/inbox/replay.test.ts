@@ -1,14 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
-import { dirAgent, lineHeads, scanMessage, scanStatusChange } from '../../bridge/inbox/journal-scan.js';
+import type { Inbox } from '../../bridge/inbox/inbox.js';
+import { dirAgent, lineHeads, scanMessage, scanStatusChange } from '../../bridge/journal/scan.js';
 import { FROMS, KINDS, STATUSES, timeOrder } from '../../bridge/inbox/message-table.js';
 import { createLogger, type Logger } from '../../bridge/log.js';
 import type { InboxStatusAnswer, Message, MessagesAnswer } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
-import { recordingLog } from '../helpers/inbox.js';
+import { openInbox, recordingLog } from '../helpers/inbox.js';
 
 /**
  * README "Inbox, push and the journal": a start replays the journal by reading only the head of each line the bridge
@@ -18,12 +17,7 @@ import { recordingLog } from '../helpers/inbox.js';
 
 function open(dir: string, clock?: { now: number }, log: Logger = createLogger('test', 'silent')): Inbox {
   const now = clock ? () => new Date(clock.now) : undefined;
-  const inbox = new Inbox(
-    new Journal({ dir, bridgeVersion: 'test', log, ...(now ? { now } : {}), maxBytes: 4000 }),
-    now,
-  );
-  inbox.replay();
-  return inbox;
+  return openInbox(dir, { log, ...(now ? { now } : {}), maxBytes: 4000 }).inbox;
 }
 
 /** Everything a reader of the inbox can see: every history page (all agents and each agent), status and counts. */
@@ -34,12 +28,12 @@ interface View {
   newest: Record<string, string | null>;
 }
 
-function view(inbox: Inbox): View {
-  const pages = (agentId?: string) => {
+async function view(inbox: Inbox): Promise<View> {
+  const pages = async (agentId?: string) => {
     const messages: Message[] = [];
     let before: string | undefined;
     for (;;) {
-      const page: MessagesAnswer = inbox.history({
+      const page: MessagesAnswer = await inbox.history({
         limit: 7,
         ...(agentId ? { agentId } : {}),
         ...(before ? { before } : {}),
@@ -50,29 +44,22 @@ function view(inbox: Inbox): View {
     }
   };
   const agents = inbox.agentIds().sort();
+  const byAgent: Record<string, Message[]> = {};
+  for (const a of agents) byAgent[a] = await pages(a);
   return {
-    all: pages(),
-    byAgent: Object.fromEntries(agents.map((a) => [a, pages(a)])),
+    all: await pages(),
+    byAgent,
     status: inbox.status().agents.sort((a, b) => (a.agentId < b.agentId ? -1 : 1)),
     newest: Object.fromEntries(agents.map((a) => [a, inbox.newestPending(a)?.id ?? null])),
   };
 }
 
-/** What a restart shows of a view taken before it: nobody has read the delivered messages now. */
+/**
+ * What a restart shows of a view taken before it: the same, statuses and all (a message handed out and not acked is
+ * still handed out, and the agent's next read hands it out again).
+ */
 function afterRestart(before: View): View {
-  const unread = (m: Message): Message => ({ ...m, status: m.status === 'delivered' ? 'pending' : m.status });
-  const byAgent = Object.fromEntries(Object.entries(before.byAgent).map(([a, list]) => [a, list.map(unread)]));
-  return {
-    all: before.all.map(unread),
-    byAgent,
-    status: before.status.map((row) => ({
-      ...row,
-      counts: { pending: row.counts.pending + row.counts.delivered, delivered: 0, consumed: row.counts.consumed },
-    })),
-    newest: Object.fromEntries(
-      Object.entries(byAgent).map(([a, list]) => [a, list.find((m) => m.status === 'pending')?.id ?? null]),
-    ),
-  };
+  return before;
 }
 
 /** Writes a journal with pushes to three agents, answers, asks, page events, non-ASCII text, reads, acks, a rename. */
@@ -100,13 +87,13 @@ async function mixedJournal(dir: string, shareInstants: boolean): Promise<{ inbo
     );
   }
   clock.now += 5;
-  const taken = await inbox.take('claude', 5);
+  const taken = (await inbox.take('claude', { limit: 5 })).messages;
   await inbox.ack(
     'claude',
     taken.slice(0, 3).map((m) => m.id),
   );
-  await inbox.take('cursor', 2);
-  const cursor = inbox.history({ agentId: 'cursor', limit: 100 }).messages;
+  await inbox.take('cursor', { limit: 2 });
+  const cursor = (await inbox.history({ agentId: 'cursor', limit: 100 })).messages;
   await inbox.ack(
     'cursor',
     cursor.slice(-4).map((m) => m.id),
@@ -146,30 +133,30 @@ describe('journal replay', () => {
   it('gives back exactly what the inbox held, for pushes, answers, asks, reads, acks and a rename over several agents', async () => {
     const dir = tempDir();
     const { inbox, clock } = await mixedJournal(dir, false);
-    const before = afterRestart(view(inbox));
-    inbox.close();
+    const before = afterRestart(await view(inbox));
+    await inbox.close();
     expect(journalFiles(dir, 'claude').length).toBeGreaterThan(1);
 
     const again = open(dir, clock);
-    expect(view(again)).toEqual(before);
+    expect(await view(again)).toEqual(before);
     // the texts read back from disk, non-ASCII and escapes included
-    expect(again.history({ agentId: 'claude', limit: 100 }).messages.map((m) => m.text)).toContain(
+    expect((await again.history({ agentId: 'claude', limit: 100 })).messages.map((m) => m.text)).toContain(
       'Grüße, «0» — 日本語 "quoted" \\ back\nslash',
     );
-    again.close();
+    await again.close();
   });
 
   it('reads a journal in another key order (the schema path) to the same result as the bridge’s own form', async () => {
     const dir = tempDir();
     const { inbox, clock } = await mixedJournal(dir, true);
-    inbox.close();
+    await inbox.close();
     const fast = open(dir, clock);
-    const expected = view(fast);
+    const expected = await view(fast);
     fast.close();
 
     reorderKeys(dir);
     const slow = open(dir, clock);
-    expect(view(slow)).toEqual(expected);
+    expect(await view(slow)).toEqual(expected);
     slow.close();
   });
 
@@ -178,7 +165,7 @@ describe('journal replay', () => {
     const first = open(dir);
     for (const text of ['one', 'two', 'three'])
       await first.add('claude', { kind: 'user_message', from: 'window', text });
-    first.close();
+    await first.close();
     const [path = ''] = journalFiles(dir, 'claude');
     const lines = readFileSync(path, 'utf8').split('\n');
     lines[2] = lines[2]?.replace('"type":"message"', '"type":"mess\u0000age"') ?? '';
@@ -186,9 +173,9 @@ describe('journal replay', () => {
 
     const { log, warnings } = recordingLog();
     const second = open(dir, undefined, log);
-    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['three', 'one']);
+    expect((await second.history({ agentId: 'claude' })).messages.map((m) => m.text)).toEqual(['three', 'one']);
     expect(warnings).toEqual([`journal: unreadable line 3 of ${path} skipped`]);
-    second.close();
+    await second.close();
   });
 
   it('keeps a message whose line is damaged inside its text: its head counts, reading it says the line is damaged', async () => {
@@ -196,14 +183,14 @@ describe('journal replay', () => {
     const first = open(dir);
     const kept = await first.add('claude', { kind: 'user_message', from: 'window', text: 'kept' });
     const damaged = await first.add('claude', { kind: 'user_message', from: 'window', text: 'abcdef' });
-    first.close();
+    await first.close();
     const [path = ''] = journalFiles(dir, 'claude');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"text":"abcdef"', '"text":"abc\u0001ef"'));
 
     const { log, warnings } = recordingLog();
     const second = open(dir, undefined, log);
     expect(second.counts('claude').pending).toBe(2);
-    const messages = second.history({ agentId: 'claude' }).messages;
+    const messages = (await second.history({ agentId: 'claude' })).messages;
     expect(messages.map((m) => m.id)).toEqual([damaged.id, kept.id]);
     expect(messages[1]?.text).toBe('kept');
     expect(messages[0]?.text).toMatch(
@@ -212,7 +199,7 @@ describe('journal replay', () => {
     expect(warnings).toEqual([expect.stringContaining(`journal: message ${damaged.id}: line at bytes`)]);
     // the agent can still acknowledge it
     expect(await second.ack('claude', [damaged.id])).toEqual({ acked: [damaged.id], unknown: [] });
-    second.close();
+    await second.close();
   });
 
   it('skips the last line cut off mid-write (a crash), keeps every earlier one, and writes on in a new file', async () => {
@@ -220,21 +207,21 @@ describe('journal replay', () => {
     const first = open(dir);
     const kept = await first.add('claude', { kind: 'user_message', from: 'window', text: 'kept' });
     await first.add('claude', { kind: 'user_message', from: 'window', text: 'x'.repeat(200) });
-    first.close();
+    await first.close();
     const [path = ''] = journalFiles(dir, 'claude');
     const size = readFileSync(path).length;
     truncateSync(path, size - 120); // the crash came in the middle of the second message's text
 
     const { log, warnings } = recordingLog();
     const second = open(dir, undefined, log);
-    expect(second.history({ agentId: 'claude' }).messages.map((m) => m.id)).toEqual([kept.id]);
+    expect((await second.history({ agentId: 'claude' })).messages.map((m) => m.id)).toEqual([kept.id]);
     expect(warnings).toEqual([`journal: torn last line 3 of ${path} skipped (the bridge stopped while writing it)`]);
     await second.add('claude', { kind: 'user_message', from: 'window', text: 'after' });
-    second.close();
+    await second.close();
     expect(journalFiles(dir, 'claude')).toHaveLength(2);
     const third = open(dir);
-    expect(third.history({ agentId: 'claude' }).messages.map((m) => m.text)).toEqual(['after', 'kept']);
-    third.close();
+    expect((await third.history({ agentId: 'claude' })).messages.map((m) => m.text)).toEqual(['after', 'kept']);
+    await third.close();
   });
 
   it('reads every message and status_change line the inbox writes by its head alone, without the schema', async () => {
@@ -253,7 +240,7 @@ describe('journal replay', () => {
     await inbox.take('claude');
     clock.now += 1000;
     await inbox.ack('claude', [message.id]);
-    inbox.close();
+    await inbox.close();
 
     const [path = ''] = journalFiles(dir, 'claude');
     const buf = readFileSync(path);
@@ -302,7 +289,7 @@ describe('journal replay', () => {
       ),
     );
     const ids = added.map((m) => m.id);
-    first.close();
+    await first.close();
 
     const second = open(dir);
     const claude = ids.filter((_, i) => i % 2);
@@ -311,9 +298,9 @@ describe('journal replay', () => {
       unknown: ['mé', ids[0]],
     });
     expect(second.counts('claude')).toEqual({ pending: 1499, delivered: 0, consumed: 1 });
-    const page = second.history({ agentId: 'claude', before: claude[10], limit: 2 });
+    const page = await second.history({ agentId: 'claude', before: claude[10], limit: 2 });
     expect(page.messages.map((m) => m.id)).toEqual([claude[9], claude[8]]);
-    second.close();
+    await second.close();
     expect(open(dir).counts('claude').consumed).toBe(1);
   });
 });
@@ -374,20 +361,20 @@ describe('replay of journals written by hand or by an older bridge', () => {
     ['the bridge’s own form', own],
     ['another key order', other],
   ] as const)
-    it(`keeps the first of two lines with the same id, even the very first message (${form})`, () => {
+    it(`keeps the first of two lines with the same id, even the very first message (${form})`, async () => {
       const dir = tempDir();
       write(dir, 'amy', [line('m-twice', 'amy', 'first copy'), line('m-twice', 'amy', 'second copy')]);
       const inbox = open(dir);
-      expect(inbox.history({ agentId: 'amy' }).messages.map((m) => m.text)).toEqual(['first copy']);
+      expect((await inbox.history({ agentId: 'amy' })).messages.map((m) => m.text)).toEqual(['first copy']);
       expect(inbox.counts('amy')).toEqual({ pending: 1, delivered: 0, consumed: 0 });
     });
 
-  it('a message whose line holds nothing but its head reads whole, even once its file is gone', () => {
+  it('a message whose line holds nothing but its head reads whole, even once its file is gone', async () => {
     const dir = tempDir();
     write(dir, 'amy', [own('m-bare', 'amy')]);
     const inbox = open(dir);
     rmSync(join(dir, 'amy'), { recursive: true });
-    expect(inbox.history({ agentId: 'amy' }).messages).toEqual([
+    expect((await inbox.history({ agentId: 'amy' })).messages).toEqual([
       { id: 'm-bare', kind: 'user_message', from: 'window', agentId: 'amy', at: at(1), status: 'pending' },
     ]);
   });
@@ -407,12 +394,12 @@ describe('renames across a restart', () => {
     tick();
     await first.rename('amy', 'bob'); // journaled in amy's folder, read first
     tick();
-    const before = first.history({ agentId: 'bob' }).messages.map((m) => m.id);
+    const before = (await first.history({ agentId: 'bob' })).messages.map((m) => m.id);
     expect(before).toEqual([two.id, one.id]);
-    first.close();
+    await first.close();
 
     const again = open(dir, clock);
-    expect(again.history({ agentId: 'bob' }).messages.map((m) => m.id)).toEqual(before);
+    expect((await again.history({ agentId: 'bob' })).messages.map((m) => m.id)).toEqual(before);
     expect(again.agentIds()).toEqual(['bob']);
   });
 });

@@ -15,8 +15,8 @@ describe('a Streamable HTTP session an agent token opened, after a restart', () 
   it('comes back for that token only: another token holding its id is refused', async () => {
     const dataDir = tempDir();
     const first = await remoteBridge(dataDir);
-    const { token } = first.context.agentTokens.create('alpha', 3_600_000);
-    const { token: other } = first.context.agentTokens.create('beta', 3_600_000);
+    const { token } = await first.context.agentTokens.create('alpha', 3_600_000);
+    const { token: other } = await first.context.agentTokens.create('beta', 3_600_000);
     const init = await fetch(`${first.remote?.url ?? ''}/mcp/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: ACCEPT },

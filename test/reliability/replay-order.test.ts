@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Inbox } from '../../bridge/inbox/inbox.js';
-import { Journal } from '../../bridge/inbox/journal.js';
+import type { Inbox } from '../../bridge/inbox/inbox.js';
 import { createLogger } from '../../bridge/log.js';
 import { tempDir } from '../helpers/bridge.js';
+import { openInbox } from '../helpers/inbox.js';
 
 /** An inbox on the journal in `dir`, with a clock the test moves (several messages may share one instant). */
 function open(dir: string, clock: { now: number }): Inbox {
   const now = () => new Date(clock.now);
-  const inbox = new Inbox(new Journal({ dir, bridgeVersion: 'test', log: createLogger('test', 'silent'), now }), now);
-  inbox.replay();
-  return inbox;
+  return openInbox(dir, { log: createLogger('test', 'silent'), now }).inbox;
 }
 
 describe('journal replay at start', () => {
@@ -28,23 +26,23 @@ describe('journal replay at start', () => {
       });
       written.push(message.id);
     }
-    const before = pageAll(first);
-    first.close();
+    const before = await pageAll(first);
+    await first.close();
 
     const second = open(dir, clock);
     // files are read agent by agent; the history must still interleave as it was written
-    expect(pageAll(second)).toEqual(before);
-    expect(pageAll(second)).toEqual([...written].reverse());
-    second.close();
+    expect(await pageAll(second)).toEqual(before);
+    expect(await pageAll(second)).toEqual([...written].reverse());
+    await second.close();
   });
 });
 
 /** Every message id of the cross-agent history, newest first, read page by page with the before cursor. */
-function pageAll(inbox: Inbox): string[] {
+async function pageAll(inbox: Inbox): Promise<string[]> {
   const ids: string[] = [];
   let before: string | undefined;
   for (;;) {
-    const page = inbox.history({ limit: 40, ...(before ? { before } : {}) });
+    const page = await inbox.history({ limit: 40, ...(before ? { before } : {}) });
     ids.push(...page.messages.map((m) => m.id));
     if (!page.nextBefore) return ids;
     before = page.nextBefore;

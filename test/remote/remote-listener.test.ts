@@ -47,7 +47,7 @@ describe('the remote listener', () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
     const device = await pairDevice(bridge);
-    const { token } = bridge.context.agentTokens.create('far-agent', 3_600_000);
+    const { token } = await bridge.context.agentTokens.create('far-agent', 3_600_000);
     const deviceOnMcp = await http(`${remote}/mcp/mcp`, { token: device.token, body: '{}' });
     expect(deviceOnMcp.status).toBe(403);
     const agentOnWindow = await http(`${remote}/bridge/answer`, {
@@ -105,8 +105,8 @@ describe('the remote listener', () => {
   it('an agent token speaks for its agent id only, and another token cannot ride on its session', async () => {
     const bridge = await remoteBridge();
     const remote = bridge.remote?.url ?? '';
-    const { token } = bridge.context.agentTokens.create('alpha', 3_600_000);
-    const { token: other } = bridge.context.agentTokens.create('beta', 3_600_000);
+    const { token } = await bridge.context.agentTokens.create('alpha', 3_600_000);
+    const { token: other } = await bridge.context.agentTokens.create('beta', 3_600_000);
     const alpha = await connectAgent(remote, { clientName: 'beta', token });
     expect((await callTool(alpha, 'aiti_hello')).structuredContent).toMatchObject({ agentId: 'alpha' });
     const taken = await callTool(alpha, 'aiti_hello', { agentId: 'beta' });
@@ -155,7 +155,7 @@ describe('the remote listener', () => {
 
   it('proves an agent token by its id without a port, and the local listener leaves that proof to it', async () => {
     const bridge = await remoteBridge();
-    const { token, record } = bridge.context.agentTokens.create('prover', 3_600_000);
+    const { token, record } = await bridge.context.agentTokens.create('prover', 3_600_000);
     const nonce = randomBytes(18).toString('base64url');
     const answer = await http(`${bridge.remote?.url}/bridge/token-proof?nonce=${nonce}&of=agent&id=${record.id}`);
     expect(answer.body).toEqual({ proof: credentialProof(credentialHash(token), nonce, record.id) });
@@ -170,7 +170,7 @@ describe('pairing codes', () => {
   it('are good for 2 minutes', async () => {
     let now = 1_000_000;
     const pairings = new Pairings({
-      devices: { add: () => ({ id: 'd', name: 'n', pairedAt: '' }) },
+      devices: { add: () => Promise.resolve({ id: 'd', name: 'n', pairedAt: '' }) },
       onChange: () => undefined,
       now: () => now,
     });

@@ -84,7 +84,7 @@ describe('tunnels', () => {
       await sshd.tunnel(['-R', `127.0.0.1:${devBoxPort}:127.0.0.1:${bridge.remote?.port}`], '127.0.0.1', devBoxPort);
       const devBox = `http://127.0.0.1:${devBoxPort}`;
 
-      const { token } = bridge.context.agentTokens.create('devbox-claude', 3_600_000);
+      const { token } = await bridge.context.agentTokens.create('devbox-claude', 3_600_000);
       // the client calls itself something else: on the remote listener the token says who it is
       const agent = await connectAgent(devBox, { clientName: 'claude-code', token });
       const snapshot = await callTool(agent, 'page_snapshot');
@@ -119,7 +119,7 @@ describe('tunnels', () => {
         expect(refused.body).not.toMatch(/serverInfo|tools|aiti-bridge"|resource_metadata/);
       }
       // revoked (from the CLI's file, as `aiti-bridge agent-token revoke` does): refused at once, its stream cut
-      bridge.context.agentTokens.revoke('devbox-claude');
+      await bridge.context.agentTokens.revoke('devbox-claude');
       const revoked = await initialize(`${devBox}/mcp/mcp`, token);
       expect(revoked.status).toBe(401);
       expect(revoked.body).toContain('revoked');

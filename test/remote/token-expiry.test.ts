@@ -12,7 +12,7 @@ describe('an agent token that expires', () => {
   it('loses its open stream when its time runs out, and the answer to its open ask never reaches it', async () => {
     const bridge = await startBridge({ remote: { host: '127.0.0.1', port: 0 } });
     const endpoint = `${bridge.remote?.url}/mcp/mcp`;
-    const { token } = bridge.context.agentTokens.create('short-lived', 4000);
+    const { token } = await bridge.context.agentTokens.create('short-lived', 4000);
     const auth = { authorization: `Bearer ${token}` };
     const init = await fetch(endpoint, {
       method: 'POST',

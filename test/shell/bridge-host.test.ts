@@ -40,6 +40,20 @@ describe('the bridge inside the app', () => {
     expect(host).toEqual({ kind: 'attached', url: other.url, token: other.token, version: other.context.version });
   });
 
+  it('offers to attach to the bridge that holds its data dir, whatever port that one listens on', async () => {
+    const other = await startBridge();
+    const offers: string[] = [];
+    const host = await startBridgeHost({
+      config: configFor(['--port', '0', '--data-dir', other.context.config.dataDir]),
+      offerAttach: async (url) => {
+        offers.push(url);
+        return true;
+      },
+    });
+    expect(offers).toEqual([other.url]);
+    expect(host).toMatchObject({ kind: 'attached', url: other.url, token: other.token });
+  });
+
   it('says which bridge holds the port when the human declines to attach', async () => {
     const other = await startBridge();
     const declined = startBridgeHost({

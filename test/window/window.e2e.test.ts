@@ -101,7 +101,7 @@ describe('the window against a real bridge', () => {
     expect(messages.map((m) => m.text)).toContain('Please use the design tokens from theme.ts');
     // the history shows it, with its status moving on once the agent read it
     const row = page.locator('.message', { hasText: 'Please use the design tokens' });
-    await row.locator('.status-chip', { hasText: 'delivered' }).waitFor();
+    await row.locator('.status-chip', { hasText: 'handed out, not yet acknowledged' }).waitFor();
   });
 
   it('keeps the token across a reload without showing it in the address bar', async () => {

@@ -41,7 +41,7 @@ export const aitiHello = defineTool({
         ...(agentKey !== undefined ? { agentKey } : {}),
       });
       if (problem) throw new ToolError(problem, agentKey !== undefined ? 'agentKey' : 'agentId');
-      issuedKey = bridge.claims.issueKey(agentId, call.claimant.stateless ? 'stateless' : 'session');
+      issuedKey = await bridge.claims.issueKey(agentId, call.claimant.stateless ? 'stateless' : 'session');
     }
     if (pageId !== undefined && !bridge.pages.get(pageId)) {
       throw new ToolError(`pageId "${pageId}" is not connected; ${connectedList(call)}`, 'pageId');
@@ -56,7 +56,9 @@ export const aitiHello = defineTool({
       url: p.url,
       ...(p.title ? { title: p.title } : {}),
     }));
-    const pending = bridge.inbox.unread(agent.agentId);
+    // what the agent's next aiti_inbox hands it: the messages not acknowledged yet, handed out before or not
+    const counts = bridge.inbox.counts(agent.agentId);
+    const pending = counts.pending + counts.delivered;
     const structured = {
       agentId: agent.agentId,
       ...(issuedKey ? { agentKey: issuedKey } : {}),
@@ -66,7 +68,7 @@ export const aitiHello = defineTool({
       pages,
       howTo: HOW_TO,
     };
-    const summary = `You are agent "${agent.agentId}"${issuedKey ? ' (keep agentKey to take this id back later)' : ''}; ${pending} pending message(s)${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
+    const summary = `You are agent "${agent.agentId}"${issuedKey ? ' (keep agentKey to take this id back later)' : ''}; ${pending} message(s) not acknowledged yet${pending ? ' — call aiti_inbox' : ''}; ${pages.length} page(s) connected${agent.pageId ? `, default page ${agent.pageId}` : ''}.`;
     const firstHello = !told.has(agent);
     told.add(agent);
     const text = [

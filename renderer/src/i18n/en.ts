@@ -258,10 +258,11 @@ export const en = {
     earlierField: 'earlier agents',
     search: 'search history',
     searchPlaceholder: 'Search loaded history',
-    status: { pending: 'pending', delivered: 'delivered', consumed: 'consumed' } satisfies Record<
-      MessageStatus,
-      string
-    >,
+    status: {
+      pending: 'pending',
+      delivered: 'handed out, not yet acknowledged',
+      consumed: 'consumed',
+    } satisfies Record<MessageStatus, string>,
     counts: (n: number, status: string) => `${n} ${status}`,
     loading: 'Loading history…',
     noMatch: (query: string) => `Nothing in the loaded history matches "${query}".`,

@@ -248,7 +248,7 @@ export const zhCN: Messages = {
     earlierField: '更早的智能体',
     search: '搜索历史',
     searchPlaceholder: '搜索已加载的历史',
-    status: { pending: '待读', delivered: '已送达', consumed: '已处理' },
+    status: { pending: '待读', delivered: '已交给智能体，尚未确认', consumed: '已处理' },
     counts: (n, status) => `${n} ${status}`,
     loading: '正在加载历史…',
     noMatch: (query) => `已加载的历史中没有与“${query}”匹配的内容。`,

@@ -1,5 +1,19 @@
-import { ID_CHAR, ID_MAX_LENGTH, type AskOpened, type Message, type MessageStatus } from '../protocol/index.js';
-import { FROMS, KINDS, STATUSES } from './message-table.js';
+import {
+  ID_CHAR,
+  ID_MAX_LENGTH,
+  Message as MessageSchema,
+  MessageKind as MessageKindSchema,
+  MessageStatus as MessageStatusSchema,
+  type Message,
+  type MessageKind,
+  type MessageStatus,
+} from '../protocol/index.js';
+
+// the wire schemas' own lists, in their order: a line's head (and an inbox row) keeps each as its index
+export const KINDS: readonly MessageKind[] = MessageKindSchema.options;
+export const FROMS: readonly Message['from'][] = MessageSchema.shape.from.options;
+/** in rank order: a status only moves up */
+export const STATUSES: readonly MessageStatus[] = MessageStatusSchema.options;
 
 /** The head of a message line read without parsing its body; one scratch object is reused for every line. */
 export interface LineHead {
@@ -7,7 +21,7 @@ export interface LineHead {
   buf: Buffer;
   idStart: number;
   idEnd: number;
-  /** indexes into KINDS, FROMS, STATUSES (message-table.ts) */
+  /** indexes into KINDS, FROMS, STATUSES (above) */
   kind: number;
   from: number;
   status: number;
@@ -27,23 +41,6 @@ export interface StatusHead {
   idEnd: number;
   status: number;
   time: number;
-}
-
-/** What the journal hands to whoever replays it, line by line, in file order. */
-export interface ReplayVisitor {
-  /** a message line in the bridge's own form; `file` is the index Journal.readMessage takes */
-  head(head: LineHead, file: number): void;
-  /** a message line read whole through the schema (another form, e.g. an older bridge's) */
-  message(message: Message): void;
-  /** a status_change line in the bridge's own form */
-  statusHead(change: StatusHead): void;
-  /** a status_change line read whole through the schema */
-  statusChange(id: string, status: MessageStatus, at: string): void;
-  renamed(from: string, to: string, at: string): void;
-  /** an ask opened (asks are journaled when they open; their end is their record) */
-  askOpened(ask: AskOpened): void;
-  /** an ask was paused or resumed */
-  askCountdown(askId: string, countdown: { paused: boolean; remainingMs: number; at: string }): void;
 }
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');

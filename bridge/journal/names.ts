@@ -74,6 +74,12 @@ export function agentJournals(dir: string, log: Logger): AgentJournal[] {
 /** A journal file's name: `<ISO time with - for :>_<uuid>.jsonl`. */
 const JOURNAL_FILE = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_[0-9a-f-]{36}\.jsonl$/;
 
+/** The time (ms) a journal file's name starts with, or undefined for another name. */
+export function stampOf(name: string): number | undefined {
+  const stamp = Date.parse(name.slice(0, name.indexOf('_')).replace(/T(\d\d)-(\d\d)-/, 'T$1:$2:'));
+  return Number.isFinite(stamp) ? stamp : undefined;
+}
+
 /** Journal files an older bridge wrote into `where` for the id `.` or `..` (their first line says whose). */
 function strayJournalFiles(where: string, agentId: string): string[] {
   let names: string[];

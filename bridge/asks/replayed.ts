@@ -1,16 +1,12 @@
 import type { AskOpened } from '../protocol/index.js';
+import type { AskLines, CountdownLine } from '../journal/lines.js';
 
 /** The id of an ask's record (its end, in History): made from the ask id, so a restart can tell it ended. */
 export const recordIdOf = (askId: string): string => `${askId}.record`;
 /** The id of the user_answer an ask's outcome leaves in the agent's inbox. */
 export const answerIdOf = (askId: string): string => `${askId}.answer`;
 
-/** How an ask's countdown stood at its last pause or resume. */
-export interface CountdownLine {
-  paused: boolean;
-  remainingMs: number;
-  at: string;
-}
+export type { CountdownLine };
 
 /**
  * A sync ask that ended this long before the last line the bridge wrote before it stopped may not have reached its
@@ -24,7 +20,7 @@ export interface OpenAsk {
   countdown?: CountdownLine;
 }
 
-/** What a replay found of asks (Inbox.takeReplayedAsks). */
+/** What a replay found of asks. */
 export interface ReplayedAskSets {
   /** asks with no record of their end: open when the bridge stopped */
   open: OpenAsk[];
@@ -34,16 +30,30 @@ export interface ReplayedAskSets {
   late: string[];
 }
 
+/** What the sort needs of the inbox: when a message was written, and the newest one. */
+export interface InboxTimes {
+  timeOf(id: string): number | undefined;
+  lastWritten(): number;
+}
+
 /**
- * The ask lines a replay meets (`ask_opened`, `ask_countdown`), gathered while the inbox replays, then sorted into
- * the asks still open (no record of their end) and the async asks that ended but whose answer never reached the
- * agent's inbox (the bridge stopped between the two lines).
+ * The asks' reader of the journal's replay (journal/replay.ts hands it the ask lines, `ask_opened` and
+ * `ask_countdown`, and the renames); once the replay is done, `sort` tells the asks still open (no record of their
+ * end) from the async asks that ended but whose answer never reached the agent's inbox (the bridge stopped between
+ * the two lines) and the sync asks that ended just before the stop.
  */
-export class ReplayedAsks {
+export class ReplayedAsks implements AskLines {
   private readonly seen = new Map<string, OpenAsk>();
+  private readonly renames: Array<{ from: string; to: string; at: string }> = [];
 
   opened(ask: AskOpened): void {
     if (!this.seen.has(ask.askId)) this.seen.set(ask.askId, { ask });
+  }
+
+  /** its asker stopped waiting: it is an async ask from then on (shown again at a restart, its outcome inboxed) */
+  handedOver(askId: string): void {
+    const seen = this.seen.get(askId);
+    if (seen) seen.ask = { ...seen.ask, async: true };
   }
 
   countdown(askId: string, line: CountdownLine): void {
@@ -51,25 +61,26 @@ export class ReplayedAsks {
     if (seen && (!seen.countdown || seen.countdown.at <= line.at)) seen.countdown = line;
   }
 
+  renamed(from: string, to: string, at: string): void {
+    this.renames.push({ from, to, at });
+  }
+
   /**
    * The asks without a record, each under the agent id it has now (an aiti_hello rename after it opened moved it),
    * and the ended async asks whose answer is missing.
    */
-  sort(
-    timeOf: (id: string) => number | undefined,
-    renames: Array<{ from: string; to: string; at: string }>,
-    lastWritten: () => number,
-  ): ReplayedAskSets {
+  sort(inbox: InboxTimes): ReplayedAskSets {
+    const renames = [...this.renames].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     const open: OpenAsk[] = [];
     const unanswered: string[] = [];
     const late: string[] = [];
     for (const entry of this.seen.values()) {
       const { askId } = entry.ask;
-      const ended = timeOf(recordIdOf(askId));
+      const ended = inbox.timeOf(recordIdOf(askId));
       if (ended !== undefined) {
-        if (timeOf(answerIdOf(askId)) !== undefined) continue;
+        if (inbox.timeOf(answerIdOf(askId)) !== undefined) continue;
         if (entry.ask.async) unanswered.push(askId);
-        else if (ended >= lastWritten() - LATE_END_MS) late.push(askId);
+        else if (ended >= inbox.lastWritten() - LATE_END_MS) late.push(askId);
         continue;
       }
       let agentId = entry.ask.agentId;
