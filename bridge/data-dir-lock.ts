@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { createOnce, PRIVATE_DIR } from './private-files.js';
+import { createOnce, makeDirs } from './private-files.js';
 import { StartupError } from './startup-error.js';
 
 /** What the bridge holding a data dir says of itself to another one that tries to open it. */
@@ -44,7 +44,7 @@ const ASK_MS = 2000;
  */
 export async function lockDataDir(appDir: string, self: Omit<LockHolder, 'url'>): Promise<DataDirLock> {
   try {
-    mkdirSync(appDir, { recursive: true, mode: PRIVATE_DIR });
+    makeDirs(appDir);
   } catch (error) {
     throw new StartupError(
       `cannot create the data dir "${appDir}": ${(error as Error).message}; pick another with --data-dir or AITI_BRIDGE_DATA_DIR`,

@@ -76,7 +76,7 @@ export function privateDir(dir: string): string | undefined {
  * mkdir -p, 0700. Node's recursive mkdir reports ENOENT for a parent it could not make (a read-only file system
  * says EROFS, a directory of another user EACCES): the parents are made one by one, so the error is the real one.
  */
-function makeDirs(dir: string): void {
+export function makeDirs(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   } catch (error) {

@@ -162,7 +162,8 @@ describe.skipIf(!process.env.AITI_SLOW_RESTARTS)('calls across slow restarts (is
     stop = true;
     // what is still in flight settles, one way or the other, before its time-out
     await Promise.all([...calls.pending]);
-    await Promise.race([Promise.all(load), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    // the load loops end with their current call, which settles before its time-out
+    await Promise.all(load);
     expect(calls.started).toBeGreaterThan(RESTARTS * AGENTS);
     expect(calls.timedOut).toEqual([]);
   }, 900_000);

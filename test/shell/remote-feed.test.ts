@@ -8,6 +8,8 @@ describe('the feed of an attached bridge', () => {
   it('counts the open asks of a bridge in another process from its role=ai stream', async () => {
     const other = await startBridge();
     const early = other.context.asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
+    // open (journaled, on the human's screen) before the feed connects: its first state holds it
+    await early.opened;
     const feed = remoteFeed(other.url, other.token);
     onCleanup(() => feed.close());
     const asks = trackOpenAsks(feed);
