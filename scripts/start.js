@@ -144,7 +144,12 @@ function launch(binary) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(binary, [MAIN, ...sandboxArgs(binary), ...bridgeArgs], { stdio: 'inherit' });
-    const forward = (signal) => child.kill(signal);
+    // a stop asked of us (Ctrl+C, SIGTERM) ends Electron and us with it: never a headless bridge behind it
+    let stopping = false;
+    const forward = (signal) => {
+      stopping = true;
+      child.kill(signal);
+    };
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
     child.on('error', (error) => resolve(`Electron could not be run (${error.message})`));
@@ -152,7 +157,7 @@ function launch(binary) {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
       const failed = code !== 0 && code !== EXIT_TOLD_THE_HUMAN;
-      if (failed && Date.now() - started < EARLY_EXIT_MS) {
+      if (failed && !stopping && Date.now() - started < EARLY_EXIT_MS) {
         resolve(`Electron exited at start (${signal ? `signal ${signal}` : `code ${code}`})`);
         return;
       }

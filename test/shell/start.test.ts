@@ -35,6 +35,16 @@ function npmStart(args: string[], env: NodeJS.ProcessEnv) {
   return { child, output, stop, exited };
 }
 
+/** Whether any process of the group npmStart made is still running. */
+function groupAlive(pid: number | undefined): boolean {
+  try {
+    if (pid) process.kill(-pid, 0);
+    return Boolean(pid);
+  } catch {
+    return false;
+  }
+}
+
 /** The environment of this machine without a display, or with one named. */
 function envWith(changes: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, AITI_LOG: 'info' };
@@ -166,10 +176,16 @@ describe('npm start where Electron can start', () => {
     const argsFile = join(fake, 'args.txt');
     writeFileSync(join(fake, 'electron'), `#!/bin/sh\necho "$@" > "${argsFile}"\nexec sleep 30\n`);
     chmodSync(join(fake, 'electron'), 0o755);
-    const { output } = npmStart(['--port', '0'], envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }));
+    const { output, stop, child } = npmStart(
+      ['--port', '0'],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }),
+    );
     await waitFor(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').length > 0, 20_000, 'Electron launched');
     expect(readFileSync(argsFile, 'utf8').trim()).toBe(`${join(ROOT, 'dist', 'electron', 'main.js')} --port 0`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // stopped (SIGTERM to the group, as a terminal's Ctrl+C or a service manager does): everything ends, and no
+    // headless bridge starts behind it though Electron ended early
+    stop();
+    await waitFor(() => !groupAlive(child.pid), 20_000, 'npm start and all it started to end');
     expect(output.stderr).not.toContain('headless');
   });
 });
