@@ -118,13 +118,19 @@ function navButton(calendar: Element, direction: 'next' | 'previous'): Element |
   });
 }
 
+/**
+ * Looks for `find` each frame for `ms`, and for at least 30 frames: on a loaded machine the page may get only a few
+ * frames in that time, and a calendar that re-renders on its next frame is not "stuck".
+ */
 async function waitFor<T>(find: () => T | undefined, ms: number): Promise<T | undefined> {
   const until = Date.now() + ms;
+  let frames = 0;
   do {
     const found = find();
     if (found) return found;
     await frame();
-  } while (Date.now() < until);
+    frames++;
+  } while (Date.now() < until || frames < 30);
   return undefined;
 }
 
@@ -161,7 +167,7 @@ async function goToMonth(calendar: () => Element | undefined, day: Day, what: st
       const after = calendar();
       const month = after && captionOf(after);
       return month && monthsBetween(shown, month) !== 0 ? month : undefined;
-    }, 1000);
+    }, 3000);
     if (!moved) throw new CalendarError(`${what}: the calendar did not change month when its button was pressed`);
   }
   throw new CalendarError(`${what}: ${isoDay(day)} is more than 20 years of months away in the calendar`);
@@ -222,7 +228,7 @@ export async function pickDay(opener: Element, day: Day, what: string): Promise<
     // a text box's calendar opens on focus or click; a button's on its press
     (opener as HTMLElement).focus?.();
     clickSequence(opener);
-    grid = await waitFor(controlled, 1500);
+    grid = await waitFor(controlled, 3000);
   }
   if (!grid) throw new CalendarError(`${what} did not open a calendar when pressed`);
   const calendar = () => {
