@@ -224,17 +224,11 @@ export class HttpTransport implements Transport {
   ): Promise<void> {
     const kept = isThisRun(origin) ? this.streams.get(origin.key) : undefined;
     if (kept) return kept.resume(res);
-    const stream = new SseWriter(res, 0, limits, origin.key, takesEmptyEvents(this.versionOf(req)));
-    stream.open(this.sessionId ? { 'mcp-session-id': this.sessionId } : {});
-    for (const id of origin.ids ?? []) {
-      stream.event(
-        origin.calls
-          ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: LOST }], isError: true } }
-          : { jsonrpc: '2.0', id, error: { code: SESSION_ENDED, message: LOST } },
-      );
-    }
-    stream.end();
-    await stream.ended;
+    return answerLost(res, origin, {
+      primes: takesEmptyEvents(this.versionOf(req)),
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(limits ? { limits } : {}),
+    });
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -327,4 +321,28 @@ export function jsonRpcErrorBody(code: number, message: string) {
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
   const body = JSON.stringify(jsonRpcErrorBody(code, message));
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+/**
+ * Answers the resume of a POST stream whose answers are gone: each of its calls gets an error result saying so, and
+ * the stream ends — so the client's call ends now instead of at its own time-out. Also for a session the bridge
+ * does not know (one a restart forgot): the official SDK client gives up a resume refused twice but leaves its
+ * call waiting, so a 404 there would hang it.
+ */
+export async function answerLost(
+  res: ServerResponse,
+  origin: StreamOrigin,
+  options: { primes: boolean; sessionId?: string; limits?: LimitCounters },
+): Promise<void> {
+  const stream = new SseWriter(res, 0, options.limits, origin.key, options.primes);
+  stream.open(options.sessionId ? { 'mcp-session-id': options.sessionId } : {});
+  for (const id of origin.ids ?? []) {
+    stream.event(
+      origin.calls
+        ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: LOST }], isError: true } }
+        : { jsonrpc: '2.0', id, error: { code: SESSION_ENDED, message: LOST } },
+    );
+  }
+  stream.end();
+  await stream.ended;
 }

@@ -11,7 +11,8 @@ import { createMcpServer } from './server.js';
 import { carriesToken } from './bearer.js';
 import { McpSession } from './sessions.js';
 import { SESSION_HEADER, SHIM_HEADER } from '../protocol/headers.js';
-import { HttpTransport, jsonRpcErrorBody } from './http-transport.js';
+import { answerLost, HttpTransport, jsonRpcErrorBody } from './http-transport.js';
+import { streamOrigin, takesEmptyEvents } from './http-streams.js';
 import { isModern, ModernEndpoint } from './modern.js';
 
 /** Larger than the default body limit: page_exec may carry a 1 MB Storage.set value. */
@@ -137,6 +138,19 @@ function boundAgentOf(ctx: Context): string | undefined {
 }
 
 async function serveSession(ctx: Context, session: McpSession | undefined, sessionId: string): Promise<void> {
+  const lastEventId = ctx.method === 'GET' ? ctx.get('last-event-id') : '';
+  const origin = lastEventId ? streamOrigin(lastEventId) : undefined;
+  if (!session && origin?.ids) {
+    // the resume of a call's stream in a session a restart forgot: its calls end now, with a reason (a 404 here
+    // leaves the official SDK client's call waiting for its time-out); the client's next request gets the 404
+    ctx.respond = false;
+    const limits = (ctx.state as { limits?: LimitCounters }).limits;
+    const version = ctx.get('mcp-protocol-version');
+    return answerLost(ctx.res, origin, {
+      primes: takesEmptyEvents(version || undefined),
+      ...(limits ? { limits } : {}),
+    });
+  }
   if (!session) {
     return jsonRpcError(
       ctx,
