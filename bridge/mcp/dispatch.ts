@@ -1,6 +1,7 @@
 import { ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { closest, describeZodError } from '../protocol/index.js';
 import { BridgeError } from '../errors.js';
+import { capAnswer } from './answer-cap.js';
 import { inboxNotice } from './notice.js';
 import { plainText } from './text.js';
 import type { ToolCall, ToolDefinition, ToolResult } from './tool.js';
@@ -46,7 +47,7 @@ export async function dispatch(
     return withNotice(failure(`${name}: ${message}`, field, call), call);
   }
   try {
-    return withNotice(toCallResult(await tool.handle(parsed.data, call), call), call);
+    return withNotice(toCallResult(capAnswer(await tool.handle(parsed.data, call), tool), call), call);
   } catch (error) {
     // the one list of expected errors: the bridge's own (ToolError, PageCommandError and the domain's are all
     // BridgeErrors); anything else is a bug, logged, and still answered as a tool error the agent can read

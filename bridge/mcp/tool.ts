@@ -75,6 +75,11 @@ export interface ToolDefinition<N extends string = string, S extends z.ZodObject
   /** what a client may assume (MCP tool annotations); every tool says whether it only reads and reaches a page */
   annotations: ToolAnnotations & Required<Pick<ToolAnnotations, 'readOnlyHint' | 'openWorldHint'>>;
   handle(args: z.infer<S>, call: ToolCall): Promise<ToolResult>;
+  /**
+   * How to ask this tool for less, said when an answer is cut to its budget (mcp/answer-cap.ts); tools that page by
+   * bytes themselves (aiti_inbox, page_logs, page_network) never reach it.
+   */
+  narrower?: string;
 }
 
 /** Keeps the name and the schema's type through the flat registry array. */

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../bridge/bridge.js';
 import { ANSWER_BYTES, IMAGE_BYTES } from '../../bridge/mcp/tools/budget.js';
-import { MAX_IMAGE_BYTES, type InboxResult, type LogEntry } from '../../bridge/protocol/index.js';
+import { MAX_IMAGE_BYTES, type InboxResult, type Json, type LogEntry } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
@@ -136,4 +136,34 @@ describe('every answer has a byte budget (issue 37, finding 6)', () => {
     }
     expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => `line ${i}`));
   }, 120_000);
+
+  it('the other tools keep to the same budget: a 3 MB DOM.getHTML and a 9 MB screenshot are cut, and say how to ask for less', async () => {
+    const bridge = await startBridge();
+    const html = `<main>${'<p>lorem ipsum dolor</p>\n'.repeat(120_000)}</main>`;
+    const shot = png(7 * 1024 * 1024, 1);
+    const page = await ScriptedPage.connect(bridge.url, {
+      handler: (cmd): Json =>
+        cmd === 'DOM.getHTML'
+          ? { html }
+          : cmd === 'Page.screenshot'
+            ? { ...shot, width: 4000, height: 30_000, note: 'a DOM rendering' }
+            : { echo: cmd },
+    });
+    const agent = await connectAgent(bridge.url, { clientName: 'claude' });
+
+    const big = await callTool(agent, 'page_exec', { pageId: page.pageId, cmd: 'DOM.getHTML' });
+    withinBudget(big);
+    const text = big.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(text).toContain('<p>lorem ipsum dolor</p>');
+    expect(text).toMatch(/\[cut: this answer had \d+ KiB; one answer holds 256 KiB: pass a target/);
+
+    const screenshot = await callTool(agent, 'page_exec', { pageId: page.pageId, cmd: 'Page.screenshot' });
+    withinBudget(screenshot);
+    expect(screenshot.content.filter((c) => c.type === 'image')).toEqual([]);
+    expect(screenshot.content.find((c) => c.type === 'text')).toMatchObject({
+      text: expect.stringMatching(
+        /an image of \d+ KiB as base64 left out: one answer holds 6144 KiB of images; .*maxWidth/,
+      ),
+    });
+  });
 });

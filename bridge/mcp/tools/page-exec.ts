@@ -30,6 +30,8 @@ export const pageExec = defineTool({
       args: z.record(z.string(), JsonValue).optional(),
     }),
   ),
+  narrower:
+    'pass a target (a ref or a CSS selector) for one part of the page; for Page.screenshot, a target or a smaller maxWidth',
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle({ pageId, frameId, cmd, args }, call) {
     if (cmd === 'help') return { structured: { commands: [...PUBLIC_COMMANDS] }, text: commandHelp() };

@@ -20,6 +20,7 @@ export const pageSnapshot = defineTool({
       ...PageCommands['Snapshot.take'].omit({ settleMs: true }).shape,
     }),
   ),
+  narrower: 'pass a target ref (one region or list) or a smaller depth',
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle({ pageId, frameId, target, depth }, call) {
     const page = resolvePage(call, pageId);

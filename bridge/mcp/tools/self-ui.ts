@@ -10,6 +10,7 @@ export const selfUi = defineTool({
   description:
     "The page's dialogs (topmost last) and visible forms: fields (label, type, value, options, ref) and buttons. Use it before form_fill.",
   inputSchema: toolInput('self_ui', PageCommands['UI.scan'].extend({ pageId })),
+  narrower: 'a frameId for one frame at a time; page_snapshot with a target for one region',
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle({ pageId, frameId, ...args }, call) {
     const page = resolvePage(call, pageId);

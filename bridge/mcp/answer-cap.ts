@@ -1,0 +1,63 @@
+import type { Json } from '../protocol/index.js';
+import { ANSWER_BYTES, IMAGE_BYTES, bytesOf, cutToFit } from './tools/budget.js';
+import { plainText } from './text.js';
+import type { ToolDefinition, ToolResult } from './tool.js';
+
+/**
+ * Every tool answer keeps to the budget aiti_inbox, page_logs and page_network page by (tools/budget.ts): at most
+ * ANSWER_BYTES of text, ANSWER_BYTES of structured JSON and IMAGE_BYTES of images. Those three never need this; for
+ * the rest (a DOM.getHTML of a large page, a Runtime.evaluate that returns megabytes, a full-page screenshot) it is
+ * the backstop: what is over is cut, and the answer says how much there was and how to ask for less — one answer
+ * never holds the megabytes that would stall the client, or its SSE stream (limits.ts sseBufferBytes).
+ */
+export function capAnswer(result: ToolResult, tool: Pick<ToolDefinition, 'name' | 'narrower'>): ToolResult {
+  const narrower = tool.narrower ?? 'ask for less';
+  const notes: string[] = [];
+  const body = result.text ?? plainText(result.structured);
+  const textBytes = bytesOf(body) + bytesOf(result.summary ?? '');
+  const structuredBytes = bytesOf(JSON.stringify(result.structured));
+  let capped = result;
+  if (textBytes > ANSWER_BYTES || structuredBytes > ANSWER_BYTES) {
+    const note = `[cut: this answer had ${kib(Math.max(textBytes, structuredBytes))} KiB; one answer holds ${kib(ANSWER_BYTES)} KiB: ${narrower}]`;
+    notes.push(note);
+    capped = {
+      ...capped,
+      text: cutText(body, ANSWER_BYTES - bytesOf(result.summary ?? '') - 1024),
+      structured: {
+        ...(cutToFit(result.structured as Json, ANSWER_BYTES - 1024) as Record<string, unknown>),
+        cut: note,
+      },
+    };
+  }
+  if (result.images?.length) {
+    let taken = 0;
+    const images = result.images.filter((image) => {
+      if (taken + image.data.length > IMAGE_BYTES) {
+        notes.push(
+          `[an image of ${kib(image.data.length)} KiB as base64 left out: one answer holds ${kib(IMAGE_BYTES)} KiB of images; ${narrower}]`,
+        );
+        return false;
+      }
+      taken += image.data.length;
+      return true;
+    });
+    if (images.length < result.images.length) capped = { ...capped, images };
+  }
+  if (!notes.length) return result;
+  return { ...capped, text: [capped.text ?? body, ...notes].join('\n') };
+}
+
+/** The text's first `bytes` (a whole line when it can), marked where it was cut. */
+function cutText(text: string, bytes: number): string {
+  if (bytesOf(text) <= bytes) return text;
+  let cut = Buffer.from(text).subarray(0, bytes).toString('utf8');
+  // a character split by the byte cut decodes as U+FFFD: drop it
+  cut = cut.replace(/\uFFFD$/, '');
+  const line = cut.lastIndexOf('\n');
+  if (line > bytes / 2) cut = cut.slice(0, line);
+  return `${cut}\n…`;
+}
+
+function kib(bytes: number): number {
+  return Math.ceil(bytes / 1024);
+}
