@@ -1,6 +1,6 @@
-import type { AskOutcome } from '../protocol/index.js';
+import type { AskOutcome, AskSpec } from '../protocol/index.js';
 import type { AskAnswer, Asker } from './asker.js';
-import type { Ask, Asks, AskSpec } from './asks.js';
+import type { Ask, Asks } from './asks.js';
 import type { ImageStore } from '../images/store.js';
 import { waitForHuman, type HandedOver } from './wait.js';
 
@@ -36,7 +36,7 @@ export async function askTheHuman(
     return outcomeResult(
       await asks.immediate(full, 'away', {
         text: 'the human is marked away; the question was not shown',
-        said: { code: 'away_not_shown' },
+        textSaid: { code: 'away_not_shown' },
       }),
     );
   }

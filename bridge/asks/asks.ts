@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import {
+  AskEnd,
+  AskOpened,
+  AskQuestion,
+  AskRecord,
+  AskSpec,
+  AskView,
   DEFAULT_ASK_TIMEOUT_MS,
   MAX_ASK_TIMEOUT_MS,
+  pickOf,
   type AnswerBody,
   type AskDecidedBy,
-  type AskEnd,
-  type AskKind,
-  type AskOpened,
   type AskOutcome,
   type AskStatus,
   type AskUpdate,
-  type AskView,
   type DecidedOn,
   type ImageRef,
-  type Json,
-  type RejectReason,
   type Said,
 } from '../protocol/index.js';
 import { Conflict, NotFound, TooMany } from '../errors.js';
@@ -22,28 +23,10 @@ import { DEFAULT_LIMITS, type LimitCounters } from '../limits.js';
 import type { HumanHub } from '../window/hub.js';
 import { answerValue } from './answer-value.js';
 import { Countdown, systemClock, type Clock } from './countdown.js';
-import { hintFor } from './hints.js';
-import { memoryLedger, openedOf, recordOf, shownOf, specOf, type AskLedger } from './ledger.js';
+import { memoryLedger, type AskLedger } from './ledger.js';
+import { outcomeOf } from './outcome.js';
 import { PageApprovals } from './page-approvals.js';
-
-/** What an agent (or the page command gate) asks. */
-export interface AskSpec {
-  kind: AskKind;
-  agentId: string;
-  prompt: string;
-  pageId?: string;
-  pageUrl?: string;
-  choices?: string[];
-  multiple?: boolean;
-  defaultValue?: string;
-  command?: { cmd: string; args: Json };
-  /** the bridge's own prompt as a code the window translates (a page command's question) */
-  promptSaid?: Said;
-  /** default DEFAULT_ASK_TIMEOUT_MS, capped at MAX_ASK_TIMEOUT_MS */
-  timeoutMs?: number;
-  /** the agent asked with async: true (kept in the ask's record) */
-  async?: boolean;
-}
+import type { OpenAsk } from './replayed.js';
 
 /** One open question to the human. Only Asks changes it; everyone else reads it. */
 export interface Ask {
@@ -81,25 +64,12 @@ interface Entry {
   handedOver?: boolean;
 }
 
-export interface EndDetails {
-  value?: Json;
-  note?: string;
-  reason?: RejectReason;
-  text?: string;
-  images?: ImageRef[];
-  /** default: the human for answered and rejected, the bridge otherwise */
-  decidedBy?: AskDecidedBy;
-  /** `text` as a code the window says in the human's language (the bridge's words, not the human's) */
-  said?: Said;
-  /** the window the human decided in */
-  decidedOn?: DecidedOn;
-}
-
-/** An ask the journal saw open when the bridge stopped (asks/replayed.ts). */
-export interface ReplayedAsk {
-  ask: AskOpened;
-  countdown?: { paused: boolean; remainingMs: number; at: string };
-}
+/**
+ * How an ask ends, as its ender says it: its end (AskEnd) but the status, with `decidedBy` defaulting to the human
+ * for answered and rejected and to the bridge otherwise. `textSaid` is `text` as a code the window says in the
+ * human's language (the bridge's words, not the human's).
+ */
+export type EndDetails = Omit<AskEnd, 'status' | 'decidedBy'> & { decidedBy?: AskDecidedBy };
 
 /** What else an ending does, once it is on disk (before the waiting call hears of it). */
 interface Finish {
@@ -111,9 +81,9 @@ interface Finish {
   toInbox?: boolean;
 }
 
-/** The bytes an ask's card holds: what the window is sent of it. */
+/** The bytes an ask's card holds: what the window is sent of its question. */
 function bytesOf(spec: AskSpec): number {
-  return Buffer.byteLength(JSON.stringify(shownOf(spec)));
+  return Buffer.byteLength(JSON.stringify(pickOf(AskQuestion, spec)));
 }
 
 function kib(bytes: number): string {
@@ -165,7 +135,15 @@ export class Asks {
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS), MAX_ASK_TIMEOUT_MS);
     const createdAt = this.clock.wallNow();
-    const written = this.ledger.opened(openedOf(askId, spec, createdAt, timeoutMs));
+    const written = this.ledger.opened(
+      pickOf(AskOpened, {
+        ...spec,
+        askId,
+        createdAt: new Date(createdAt).toISOString(),
+        timeoutMs,
+        async: spec.async ?? false,
+      }),
+    );
     return this.start(askId, spec, { createdAt, timeoutMs, remainingMs: timeoutMs, paused: false }, written).ask;
   }
 
@@ -215,10 +193,10 @@ export class Asks {
    * at once as timed out when that ran out while the bridge was stopped); a sync ask's call died with the bridge,
    * so it ends `cancelled` ("the bridge restarted"). Every ending goes to History and the agent's inbox.
    */
-  async restore(found: ReplayedAsk[]): Promise<void> {
+  async restore(found: OpenAsk[]): Promise<void> {
     const endings: Array<Promise<boolean>> = [];
     for (const { ask: opened, countdown } of found) {
-      const spec = specOf(opened);
+      const spec = pickOf(AskSpec, opened);
       const createdAt = Date.parse(opened.createdAt);
       const now = this.clock.wallNow();
       const paused = countdown?.paused ?? false;
@@ -239,7 +217,7 @@ export class Asks {
           this.finish(
             entry,
             'cancelled',
-            { text: RESTARTED, said: { code: 'bridge_restarted' }, decidedBy: 'bridge' },
+            { text: RESTARTED, textSaid: { code: 'bridge_restarted' }, decidedBy: 'bridge' },
             { toInbox: true },
           ),
         );
@@ -256,7 +234,7 @@ export class Asks {
     const askId = `ask-${randomBytes(6).toString('hex')}`;
     const now = new Date(this.clock.wallNow()).toISOString();
     const end = this.endOf(status, details);
-    const outcome = this.outcomeOf(askId, spec.kind, status, details);
+    const outcome = outcomeOf(askId, spec.kind, end);
     await this.ledger.ended(recordOf(askId, spec, { createdAt: now, endedAt: now, shown: false }, end), outcome, false);
     return outcome;
   }
@@ -301,15 +279,15 @@ export class Asks {
 
   view(ask: Ask): AskView {
     const { spec, countdown } = ask;
-    return {
+    return pickOf(AskView, {
+      ...spec,
       askId: ask.askId,
-      ...shownOf(spec),
-      ...(spec.async ? { async: true } : {}),
+      async: spec.async === true ? true : undefined,
       createdAt: new Date(ask.createdAt).toISOString(),
       deadline: new Date(countdown.deadline()).toISOString(),
       remainingMs: Math.round(countdown.remainingMs()),
       paused: countdown.paused,
-    };
+    });
   }
 
   private update(ask: Ask, end?: AskEnd): AskUpdate {
@@ -439,8 +417,8 @@ export class Asks {
   }
 
   /** Withdraws an ask: by default the agent did (its call was cancelled or its client left). */
-  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent', said?: Said): Promise<boolean> {
-    return this.end(askId, 'cancelled', { text, decidedBy, ...(said ? { said } : {}) });
+  cancel(askId: string, text: string, decidedBy: AskDecidedBy = 'agent', textSaid?: Said): Promise<boolean> {
+    return this.end(askId, 'cancelled', { text, decidedBy, textSaid });
   }
 
   /**
@@ -453,7 +431,7 @@ export class Asks {
     if (entry.ending) return false;
     entry.ending = status;
     const end = this.endOf(status, details);
-    const outcome = this.outcomeOf(ask.askId, ask.spec.kind, status, details);
+    const outcome = outcomeOf(ask.askId, ask.spec.kind, end);
     const times = {
       createdAt: new Date(ask.createdAt).toISOString(),
       endedAt: new Date(this.clock.wallNow()).toISOString(),
@@ -490,13 +468,11 @@ export class Asks {
   }
 
   private endOf(status: AskStatus, details: EndDetails): AskEnd {
-    return {
+    return pickOf(AskEnd, {
+      ...details,
       status,
-      ...answerFields(details),
       decidedBy: details.decidedBy ?? (status === 'answered' || status === 'rejected' ? 'human' : 'bridge'),
-      ...(details.said ? { textSaid: details.said } : {}),
-      ...(details.decidedOn ? { decidedOn: details.decidedOn } : {}),
-    };
+    });
   }
 
   private async expire(askId: string): Promise<boolean> {
@@ -509,29 +485,20 @@ export class Asks {
     const paused = Math.round(ask.countdown.pausedMs() / 1000);
     const seconds = Math.round(ask.timeoutMs / 1000);
     const text = `no answer within ${seconds} s${paused > 0 ? ` (the countdown was paused ${paused} s)` : ''}`;
-    const said: Said = {
+    const textSaid: Said = {
       code: 'no_answer_within',
       values: { seconds, ...(paused > 0 ? { pausedSeconds: paused } : {}) },
     };
     // No answer to "are you there?" is itself the answer.
     if (ask.spec.kind === 'user_presence')
-      return this.finish(entry, 'away', { value: 'away', text, said }, { away: true });
-    return this.finish(entry, 'timed_out', { text, said });
+      return this.finish(entry, 'away', { value: 'away', text, textSaid }, { away: true });
+    return this.finish(entry, 'timed_out', { text, textSaid });
   }
 
   private changed(entry: Entry, end?: AskEnd): void {
     const update = this.update(entry.ask, end);
     this.hub.broadcast('ask_update', update);
     for (const listener of entry.listeners) listener(update);
-  }
-
-  private outcomeOf(askId: string, kind: AskKind, status: AskStatus, details: EndDetails): AskOutcome {
-    return {
-      askId,
-      status,
-      ...answerFields(details),
-      hint: hintFor(status, { kind, ...details }),
-    };
   }
 
   private list(): string {
@@ -564,7 +531,7 @@ export class Asks {
         endings.push(
           this.finish(entry, 'cancelled', {
             text: SHUTTING_DOWN,
-            said: { code: 'bridge_shutting_down' },
+            textSaid: { code: 'bridge_shutting_down' },
             decidedBy: 'bridge',
           }),
         );
@@ -573,13 +540,12 @@ export class Asks {
   }
 }
 
-/** What the human gave with an ending (value, note, reason, text, images), only the parts present. */
-function answerFields(details: EndDetails): Pick<AskEnd, 'value' | 'note' | 'reason' | 'text' | 'images'> {
-  return {
-    ...(details.value !== undefined ? { value: details.value } : {}),
-    ...(details.note ? { note: details.note } : {}),
-    ...(details.reason ? { reason: details.reason } : {}),
-    ...(details.text ? { text: details.text } : {}),
-    ...(details.images?.length ? { images: details.images } : {}),
-  };
+/** The record of an ended ask (History, the journal): what was asked, how it ended, who decided. */
+function recordOf(
+  askId: string,
+  spec: AskSpec,
+  times: { createdAt: string; endedAt: string; shown: boolean },
+  end: AskEnd,
+): AskRecord {
+  return pickOf(AskRecord, { ...spec, ...end, ...times, askId, async: spec.async ?? false });
 }

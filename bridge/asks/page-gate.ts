@@ -94,14 +94,15 @@ export async function confirmPageCommand(
       values: { ...danger.said.values, agent: asker.agentId, page: page.url || page.pageId },
     },
     pageId: page.pageId,
-    pageUrl: page.url,
+    // a page that never said its URL has none on its card (url is empty)
+    ...(page.url ? { pageUrl: page.url } : {}),
     command: { cmd, args },
   };
   if (asks.away) {
     // on record all the same: History shows what was refused while the human was away
     await asks.immediate(spec, 'away', {
       text: 'the human is marked away; the command did not run',
-      said: { code: 'away_command_not_run' },
+      textSaid: { code: 'away_command_not_run' },
     });
     throw new Refused(
       `${cmd} needs the human's confirmation (it would ${danger.what}), but they are marked away; it did not run. Carry on without it, or ask again when they are back (user_presence).`,

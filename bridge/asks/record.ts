@@ -1,11 +1,11 @@
-import type { AskOutcome, AskRecord } from '../protocol/index.js';
+import { AskCountdown, pickOf, type AskOutcome, type AskRecord } from '../protocol/index.js';
 import { handOver, type DeliveryServices } from '../inbox/delivery.js';
 import type { Inbox } from '../inbox/inbox.js';
 import type { AskJournal } from '../journal/lines.js';
 import { answerIdOf, recordIdOf } from './replayed.js';
 import { summarize } from './ask-human.js';
-import { hintFor } from './hints.js';
 import type { AskLedger } from './ledger.js';
+import { outcomeOf } from './outcome.js';
 import { KIND_WORD, endedLine } from './record-text.js';
 
 /**
@@ -28,8 +28,8 @@ export interface LedgerServices extends DeliveryServices {
 export function journalLedger(bridge: LedgerServices): AskLedger {
   return {
     opened: (ask) => bridge.journal.append(ask.agentId, { type: 'ask_opened', ask }),
-    countdown: (agentId, { askId, paused, remainingMs, at }) =>
-      bridge.journal.append(agentId, { type: 'ask_countdown', askId, paused, remainingMs, at }),
+    countdown: (agentId, change) =>
+      bridge.journal.append(agentId, { type: 'ask_countdown', ...pickOf(AskCountdown, change) }),
     handedOver: (agentId, askId, at) => bridge.journal.append(agentId, { type: 'ask_handed_over', askId, at }),
     async ended(record, outcome, toInbox) {
       // one turn of the event loop: the record and the answer share the journal's write, record first
@@ -95,20 +95,7 @@ export async function answerFromRecords(
     const payload = (await bridge.inbox.find(recordIdOf(askId)))?.payload;
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) continue;
     const record = payload as unknown as AskRecord;
-    const outcome: AskOutcome = {
-      askId,
-      status: record.status,
-      ...(record.value !== undefined ? { value: record.value } : {}),
-      ...(record.note ? { note: record.note } : {}),
-      ...(record.reason ? { reason: record.reason } : {}),
-      ...(record.text ? { text: record.text } : {}),
-      ...(record.images?.length ? { images: record.images } : {}),
-      hint: hintFor(record.status, {
-        kind: record.kind,
-        ...(record.value !== undefined ? { value: record.value } : {}),
-        ...(record.reason ? { reason: record.reason } : {}),
-      }),
-    };
+    const outcome = outcomeOf(askId, record.kind, record);
     await bridge.inbox.add(record.agentId, answerMessage(record, outcome, late.has(askId) ? MAYBE_LOST : ''));
   }
 }

@@ -1,12 +1,10 @@
-import type { AskOpened } from '../protocol/index.js';
-import type { AskLines, CountdownLine } from '../journal/lines.js';
+import type { AskCountdown, AskOpened } from '../protocol/index.js';
+import type { AskLines } from '../journal/lines.js';
 
 /** The id of an ask's record (its end, in History): made from the ask id, so a restart can tell it ended. */
 export const recordIdOf = (askId: string): string => `${askId}.record`;
 /** The id of the user_answer an ask's outcome leaves in the agent's inbox. */
 export const answerIdOf = (askId: string): string => `${askId}.answer`;
-
-export type { CountdownLine };
 
 /**
  * A sync ask that ended this long before the last line the bridge wrote before it stopped may not have reached its
@@ -14,10 +12,13 @@ export type { CountdownLine };
  */
 export const LATE_END_MS = 10_000;
 
-/** An ask the journal saw open, with no record of its end: the bridge stopped while it was open. */
+/**
+ * An ask the journal saw open, with no record of its end: the bridge stopped while it was open. Asks.restore shows
+ * it again, with the time its last pause or resume left it.
+ */
 export interface OpenAsk {
   ask: AskOpened;
-  countdown?: CountdownLine;
+  countdown?: AskCountdown;
 }
 
 /** What a replay found of asks. */
@@ -56,8 +57,8 @@ export class ReplayedAsks implements AskLines {
     if (seen) seen.ask = { ...seen.ask, async: true };
   }
 
-  countdown(askId: string, line: CountdownLine): void {
-    const seen = this.seen.get(askId);
+  countdown(line: AskCountdown): void {
+    const seen = this.seen.get(line.askId);
     if (seen && (!seen.countdown || seen.countdown.at <= line.at)) seen.countdown = line;
   }
 

@@ -1,4 +1,4 @@
-import type { AskOpened, JournalLine, Message, MessageStatus } from '../protocol/index.js';
+import type { AskCountdown, AskOpened, JournalLine, Message, MessageStatus } from '../protocol/index.js';
 import type { LineHead, StatusHead } from './scan.js';
 
 /**
@@ -20,19 +20,12 @@ export interface MessageLines {
   renamed(from: string, to: string, at: string): void;
 }
 
-/** How an ask's countdown stood at its last pause or resume. */
-export interface CountdownLine {
-  paused: boolean;
-  remainingMs: number;
-  at: string;
-}
-
 /** What the replay hands the asks: their own lines, and the renames that move an open ask to another agent id. */
 export interface AskLines {
   /** an ask opened (asks are journaled when they open; their end is their record, a message) */
   opened(ask: AskOpened): void;
   /** an ask was paused or resumed */
-  countdown(askId: string, countdown: CountdownLine): void;
+  countdown(countdown: AskCountdown): void;
   /** a sync ask's asker stopped waiting: from then on it is kept as an async ask */
   handedOver(askId: string): void;
   renamed(from: string, to: string, at: string): void;

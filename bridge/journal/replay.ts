@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { JournalLine, type Message } from '../protocol/index.js';
+import { AskCountdown, JournalLine, pickOf, type Message } from '../protocol/index.js';
 import type { Logger } from '../log.js';
 import type { AskLines, MessageLines } from './lines.js';
 import { agentJournals } from './names.js';
@@ -155,8 +155,7 @@ export class JournalReplay implements JournalBodies {
       messages.renamed(parsed.from, parsed.to, parsed.at);
       asks?.renamed(parsed.from, parsed.to, parsed.at);
     } else if (parsed.type === 'ask_opened') asks?.opened(parsed.ask);
-    else if (parsed.type === 'ask_countdown')
-      asks?.countdown(parsed.askId, { paused: parsed.paused, remainingMs: parsed.remainingMs, at: parsed.at });
+    else if (parsed.type === 'ask_countdown') asks?.countdown(pickOf(AskCountdown, parsed));
     else if (parsed.type === 'ask_handed_over') asks?.handedOver(parsed.askId);
   }
 }

@@ -1,6 +1,6 @@
 import { askTheHuman, type AskMode } from '../asks/ask-human.js';
 import type { Asker, AskAnswer } from '../asks/asker.js';
-import type { AskSpec } from '../asks/asks.js';
+import type { AskSpec } from '../protocol/index.js';
 import { resolvePage } from './resolve-page.js';
 import type { ToolCall } from './tool.js';
 

@@ -127,9 +127,12 @@ export const AskDefaultValue = z
     tooLong('a defaultValue', ASK_LIMITS.defaultValueChars, 'defaultValueChars', 'start the human with less'),
   );
 
-/** The `ask` event on the role=ai stream, and one entry of `state.asks`. */
-export const AskView = z.object({
-  askId: AskId,
+/**
+ * The question: what an agent (or the page command gate) asks the human. Written here once: the card (AskView),
+ * the journal's `ask_opened` line (AskOpened), the record (AskRecord) and the spec Asks keeps (AskSpec) are all
+ * derived from it, and made from it by `pickOf`, so a field added here reaches every one of them.
+ */
+export const AskQuestion = z.object({
   kind: AskKind,
   agentId: AgentId,
   pageId: PageId.optional(),
@@ -142,6 +145,35 @@ export const AskView = z.object({
   command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
   /** the bridge's own prompt (a page command's question) as a code the window says in its language */
   promptSaid: Said.optional(),
+});
+export type AskQuestion = z.infer<typeof AskQuestion>;
+
+/** What Asks is given to open an ask: the question, how long it may stay open and whether the agent waits. */
+export const AskSpec = AskQuestion.extend({
+  /** default DEFAULT_ASK_TIMEOUT_MS, capped at MAX_ASK_TIMEOUT_MS */
+  timeoutMs: z.number().optional(),
+  /** the agent asked with async: true (kept in the ask's record) */
+  async: z.boolean().optional(),
+});
+export type AskSpec = z.infer<typeof AskSpec>;
+
+/** An ask's id and its question: where every view of an ask starts. */
+const AskedQuestion = z.object({ askId: AskId, ...AskQuestion.shape });
+
+/**
+ * The fields of `source` that `schema` names, in the schema's order, those undefined left out: how every view of
+ * an ask is made from the question and what the view adds, with no field copied by hand. The values are not
+ * parsed again: `source` is typed as the schema's input, and these schemas do not transform.
+ */
+export function pickOf<T extends z.ZodObject, S extends z.input<T>>(schema: T, source: S): z.output<T> {
+  const picked: Record<string, unknown> = {};
+  const from: Record<string, unknown> = source;
+  for (const key of Object.keys(schema.shape)) if (from[key] !== undefined) picked[key] = from[key];
+  return picked as z.output<T>;
+}
+
+/** The `ask` event on the role=ai stream, and one entry of `state.asks`. */
+export const AskView = AskedQuestion.extend({
   /** the agent asked with async: true — it is not waiting on the answer; it will read it in its inbox */
   async: z.boolean().optional(),
   createdAt: IsoTime,
@@ -158,15 +190,20 @@ export type AskView = z.infer<typeof AskView>;
 export const AskDecidedBy = z.enum(['human', 'agent', 'bridge']);
 export type AskDecidedBy = z.infer<typeof AskDecidedBy>;
 
-/** How an ask ended, as the window shows it: the outcome without the agent's hint, and who decided. */
-export const AskEnd = z.object({
+/** How an ask ended and what came with it: the part the agent's outcome, the window's end and the record share. */
+export const AskResult = z.object({
   status: AskStatus,
   value: JsonValue.optional(),
   note: z.string().optional(),
   reason: RejectReason.optional(),
   text: z.string().optional(),
-  /** images the human pasted into the answer, kept in the data dir */
+  /** images the human pasted into the answer, kept in the data dir; the tool result carries them as image content */
   images: z.array(ImageRef).optional(),
+});
+export type AskResult = z.infer<typeof AskResult>;
+
+/** How an ask ended, as the window shows it: the outcome without the agent's hint, and who decided. */
+export const AskEnd = AskResult.extend({
   decidedBy: AskDecidedBy,
   /** the bridge's `text`, as a code the window says in its language */
   textSaid: Said.optional(),
@@ -179,13 +216,23 @@ export type AskEnd = z.infer<typeof AskEnd>;
  * An ask as the journal keeps it when it opens (an `ask_opened` line in the asking agent's journal): enough to show
  * its card again after a restart and to know how long it had. Its end is its record (AskRecord).
  */
-export const AskOpened = AskView.omit({ deadline: true, remainingMs: true, paused: true }).extend({
+export const AskOpened = AskedQuestion.extend({
+  createdAt: IsoTime,
   /** the whole countdown it was given */
   timeoutMs: z.number().int().positive(),
   /** asked with async: true (the outcome goes to the agent's inbox) */
   async: z.boolean(),
 });
 export type AskOpened = z.infer<typeof AskOpened>;
+
+/** How an ask's countdown stood when the human paused or resumed it (the `ask_countdown` line). */
+export const AskCountdown = z.object({
+  askId: AskId,
+  paused: z.boolean(),
+  remainingMs: z.number().int().nonnegative(),
+  at: IsoTime,
+});
+export type AskCountdown = z.infer<typeof AskCountdown>;
 
 /** `ask_update`: the countdown moved (pause/resume) or the ask ended (then `outcome` says how and who decided). */
 export const AskUpdate = z.object({
@@ -213,17 +260,7 @@ export const AnswerBody = z.object({
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
 /** The outcome an agent receives, in structuredContent and as JSON text. */
-export const AskOutcome = z.object({
-  askId: AskId,
-  status: AskStatus,
-  value: JsonValue.optional(),
-  note: z.string().optional(),
-  reason: RejectReason.optional(),
-  text: z.string().optional(),
-  /** images that came with the answer; the tool result carries them as image content */
-  images: z.array(ImageRef).optional(),
-  hint: z.string(),
-});
+export const AskOutcome = z.object({ askId: AskId, ...AskResult.shape, hint: z.string() });
 export type AskOutcome = z.infer<typeof AskOutcome>;
 
 /** Async ask answer: returned at once by user_* tools with async:true. */
@@ -232,25 +269,18 @@ export const AsyncAskAnswer = z.object({ askId: AskId, status: z.literal('open')
 /**
  * The record of one ask, kept in the journal and shown in History (the `payload` of an inbox message of kind
  * `ask`): what was asked, how it ended and who decided. Every ask gets one, sync, async, or answered `away` at
- * once without a card.
+ * once without a card. Its first fields keep the order records were always written in (the prompt after the
+ * agent), so a record's line reads as it did.
  */
-export const AskRecord = z.object({
-  askId: AskId,
-  kind: AskKind,
-  agentId: AgentId,
-  prompt: z.string(),
-  pageId: PageId.optional(),
-  pageUrl: z.string().optional(),
-  choices: z.array(z.string()).optional(),
-  multiple: z.boolean().optional(),
-  command: z.object({ cmd: z.string(), args: JsonValue }).optional(),
-  promptSaid: Said.optional(),
-  /** the agent asked with async: true */
-  async: z.boolean(),
-  /** false when the ask ended without ever showing a card (the human was away) */
-  shown: z.boolean(),
-  createdAt: IsoTime,
-  endedAt: IsoTime,
-  ...AskEnd.shape,
-});
+export const AskRecord = AskedQuestion.pick({ askId: true, kind: true, agentId: true, prompt: true })
+  .extend(AskedQuestion.shape)
+  .extend({
+    /** the agent asked with async: true */
+    async: z.boolean(),
+    createdAt: IsoTime,
+    endedAt: IsoTime,
+    /** false when the ask ended without ever showing a card (the human was away) */
+    shown: z.boolean(),
+    ...AskEnd.shape,
+  });
 export type AskRecord = z.infer<typeof AskRecord>;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AgentId, AskId, IsoTime, JsonValue, MsgId } from './common.js';
 import { ImageRef, ImageUploads } from './images.js';
-import { AskOpened } from './asks.js';
+import { AskCountdown, AskOpened } from './asks.js';
 
 /** Inbox messages and the journal (README "Inbox, push and the journal"). */
 
@@ -61,13 +61,7 @@ export const JournalLine = z.discriminatedUnion('type', [
   /** an ask opened (its end is the `ask` message of the same ask id); a restart shows it again or ends it */
   z.object({ type: z.literal('ask_opened'), ask: AskOpened }),
   /** the human paused or resumed an ask: how much time it had left then */
-  z.object({
-    type: z.literal('ask_countdown'),
-    askId: AskId,
-    paused: z.boolean(),
-    remainingMs: z.number().int().nonnegative(),
-    at: IsoTime,
-  }),
+  z.object({ type: z.literal('ask_countdown'), ...AskCountdown.shape }),
   /**
    * the asker of a sync ask stopped waiting (its client's time-out was near): its outcome goes to the agent's inbox,
    * as an async ask's, and a restart shows it again instead of ending it

@@ -27,7 +27,8 @@ export const userPickElement = defineTool({
         kind: 'user_pick_element',
         prompt: args.prompt,
         pageId: page.pageId,
-        pageUrl: page.url,
+        // a page that never said its URL has none on its card (url is empty)
+        ...(page.url ? { pageUrl: page.url } : {}),
         timeoutMs: args.timeoutMs,
       },
       {
@@ -41,7 +42,7 @@ export const userPickElement = defineTool({
               (error: Error) =>
                 asks.end(ask.askId, 'cancelled', {
                   text: `the page could not pick: ${error.message}`,
-                  said: { code: 'pick_failed' },
+                  textSaid: { code: 'pick_failed' },
                 }),
             );
           // Ended in the window (rejected, timed out, cancelled): take the picker off the page.
@@ -63,7 +64,7 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
   if (!parsed.success) {
     asks.end(askId, 'cancelled', {
       text: `the page answered the picker with an unexpected value: ${JSON.stringify(result)}`,
-      said: { code: 'pick_failed' },
+      textSaid: { code: 'pick_failed' },
     });
     return;
   }
@@ -74,16 +75,16 @@ function endWithPick(asks: Asks, askId: string, result: unknown): void {
   } else if (pick.reason === 'cancelled')
     asks.end(askId, 'rejected', {
       text: 'the human closed the picker on the page (Esc)',
-      said: { code: 'pick_closed_on_page' },
+      textSaid: { code: 'pick_closed_on_page' },
     });
   else if (pick.reason === 'timeout')
     asks.end(askId, 'timed_out', {
       text: 'the picker on the page timed out',
-      said: { code: 'pick_timed_out_on_page' },
+      textSaid: { code: 'pick_timed_out_on_page' },
     });
   else
     asks.end(askId, 'cancelled', {
       text: 'another pick replaced this one on the page',
-      said: { code: 'pick_replaced' },
+      textSaid: { code: 'pick_replaced' },
     });
 }
