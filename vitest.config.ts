@@ -8,8 +8,10 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...(process.env.AITI_HELDOUT ? [] : ['test/fixtures-heldout/**'])],
     // type tests (*.test-d.ts: contracts only tsc can check) run through tsc in the same run, and fail it
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'test/tsconfig.types.json' },
-    // bin/aiti-bridge.js runs dist/: rebuild it first when a bridge source is newer
-    globalSetup: ['test/global-setup.ts'],
+    // bin/aiti-bridge.js runs dist/: rebuild it first when a bridge source is newer; and one headless Chromium for
+    // the run, whose fresh contexts the browser tests take (test/helpers/browser.ts): a third less time than a
+    // Chromium launched per test, measured on test/page
+    globalSetup: ['test/global-setup.ts', 'scripts/mutate/shared-chromium.js'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

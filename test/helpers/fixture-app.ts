@@ -9,8 +9,10 @@ import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
 import { chromium, type BrowserContext, type Page as Tab } from 'playwright-core';
 import { createServer, type PluginOption } from 'vite';
+import { inject } from 'vitest';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import { aitiBridge } from '../../bridge/vite-plugin.js';
+import { sharedContext } from './browser.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 import { startNext } from './next-server.js';
 
@@ -263,12 +265,16 @@ export async function startFixture(
   });
   const server = await serve(name, spec, root, scratch, bridge, options.bundler ?? 'turbopack');
   const url = server.url;
-  const browser = await chromium.launchPersistentContext(join(scratch, 'profile'), {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  // a context of the run's shared Chromium when it has one (test/helpers/browser.ts), else a Chromium of its own
+  const shared = inject('chromiumEndpoint');
+  const browser = shared
+    ? await sharedContext(shared, { viewport: { width: 1280, height: 900 } })
+    : await chromium.launchPersistentContext(join(scratch, 'profile'), {
+        executablePath: chromiumPath(),
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport: { width: 1280, height: 900 },
+      });
   // the first load waits for Vite's dependency bundling (seconds for antd): pay it here, not in a test
   const warm = await browser.newPage();
   await warm.goto(url, { timeout: 100_000 });

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, startBridge } from '../helpers/bridge.js';
+import { downloadText } from '../helpers/browser.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { pairDevice } from '../helpers/device.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
@@ -46,7 +46,7 @@ function parseCsv(text: string): string[][] {
 async function save(page: Page, format: string): Promise<string> {
   await page.locator('.export-menu summary').click();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: format }).click()]);
-  return readFileSync(await file.path(), 'utf8');
+  return downloadText(file);
 }
 
 const script = (i: number) => `fetch("/api/orders/${i}",{method:"DELETE"});\nlocalStorage.clear() // ${i}`;

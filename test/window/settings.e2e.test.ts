@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, startBridge } from '../helpers/bridge.js';
+import { downloadText } from '../helpers/browser.js';
 import { ensureWindowBuilt } from './build-window.js';
 import { helloAgent, openWindowPage, outcomeOf, settled } from './window-page.js';
 
@@ -150,8 +150,7 @@ describe('History export', () => {
         page.waitForEvent('download'),
         page.getByRole('button', { name: format }).click(),
       ]);
-      const path = await file.path();
-      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+      return { name: file.suggestedFilename(), text: await downloadText(file) };
     };
     const md = await save('Markdown');
     expect(md.name).toMatch(/^aiti-history-all-\d{4}-\d\d-\d\dT\d\d-\d\d\.md$/);

@@ -16,7 +16,7 @@ export interface WindowOptions {
 /** The window in a real headless Chromium, connected to the bridge, with no page error or console error. */
 export async function openWindowPage(uiUrl: string, options: WindowOptions & { init?: string } = {}): Promise<Page> {
   const locale = options.locale ?? 'en-US';
-  const browser = await launchBrowser({ args: [`--lang=${locale}`], locale });
+  const browser = await launchBrowser({ locale });
   const page = await browser.newPage();
   if (options.init) await page.addInitScript(options.init);
   await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
