@@ -1,8 +1,8 @@
-// Global setup of `npm run mutate` for a browser group (scripts/mutate/vitest.config.js): one headless Chromium
-// for the whole Stryker run. Every mutant reruns the tests that reached it, and each of them launches a browser:
-// launched once here, in the runner's own process (it outlives the worker of each rerun), a test's
-// launchBrowser() opens a fresh context of it instead (test/helpers/browser.ts), as isolated as a fresh profile
-// and about 2 s cheaper on this machine.
+// Global setup of `npm test` (vitest.config.ts) and of `npm run mutate`'s browser groups
+// (scripts/mutate/vitest.config.js): one headless Chromium for the whole run. A test's launchBrowser() opens a fresh
+// context of it instead of launching a browser (test/helpers/browser.ts), as isolated as a fresh profile and about
+// 2 s cheaper on this machine; in the mutation run it is launched in the runner's own process, so it outlives the
+// worker of each rerun.
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../test/helpers/chromium.ts';
 
