@@ -202,13 +202,15 @@ export class AgentTokens {
     return [...this.records.values()].filter((r) => !r.revokedAt).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
   }
 
-  /** The record a live token belongs to (not revoked, not expired), marking its use; undefined otherwise. */
-  verify(token: string): AgentTokenRecord | undefined {
+  /**
+   * The record a live token belongs to (not revoked, not expired), marking its use; undefined otherwise. A token
+   * the CLI made a moment ago, before its change reached this process, is looked up in the file first — off the
+   * main thread (a stat, and a read only when the file changed) — so its first request is not refused.
+   */
+  async verify(token: string): Promise<AgentTokenRecord | undefined> {
     const parsed = parseCredential(token);
     if (parsed?.kind !== 'agent') return undefined;
-    // a token the CLI made a moment ago, before its change reached this process: the file is read now (a stat,
-    // and a read only when it changed), so its first request is not refused
-    if (!this.records.has(parsed.id)) this.reload();
+    if (!this.records.has(parsed.id)) await this.refresh();
     const record = this.records.get(parsed.id);
     if (!record || record.revokedAt || !matchesHash(token, record.hash)) return undefined;
     if (record.expiresAt && Date.parse(record.expiresAt) <= this.now()) return undefined;

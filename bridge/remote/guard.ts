@@ -25,7 +25,7 @@ interface Found {
   problem?: string;
 }
 
-function identify(ctx: Context, bridge: BridgeContext): Found {
+async function identify(ctx: Context, bridge: BridgeContext): Promise<Found> {
   const header = ctx.get('authorization');
   const bearer = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : undefined;
   if (header && bearer === undefined) return { problem: 'Authorization must be "Bearer <token>"' };
@@ -49,7 +49,7 @@ function identify(ctx: Context, bridge: BridgeContext): Found {
     return { credential: { kind: 'device', device } };
   }
   if (eventSource && bearer === undefined) return { problem: 'an agent token goes in Authorization: Bearer' };
-  const token = bridge.agentTokens.verify(given);
+  const token = await bridge.agentTokens.verify(given);
   if (!token) return { problem: bridge.agentTokens.refusal(given) };
   return { credential: { kind: 'agent', token } };
 }
@@ -57,7 +57,7 @@ function identify(ctx: Context, bridge: BridgeContext): Found {
 /** Finds the request's credential (before the open zone, which still serves a revoked device its pages). */
 export function identifyCredential(bridge: BridgeContext): Middleware {
   return async (ctx, next) => {
-    const found = identify(ctx, bridge);
+    const found = await identify(ctx, bridge);
     if (found.problem) ctx.state.credentialProblem = found.problem;
     else if (found.credential) {
       ctx.state.credential = found.credential;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, spawnBridge } from '../helpers/child-bridge.js';
+import { cli } from '../helpers/cli.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { attach, needStrace } from '../helpers/strace.js';
 
@@ -19,7 +20,9 @@ describe('nothing on the main thread touches the disk on a request path (issue 3
   it('sessions, agent keys, pushes with images, reads, quick replies, origins and agent tokens: no main-thread file call', async (ctx) => {
     needStrace(ctx);
     const dataDir = tempDir();
-    const bridge = await spawnBridge(dataDir);
+    const bridge = await spawnBridge(dataDir, { args: ['--remote', '0'] });
+    const remote = /remote:\s+(http:\/\/\S+)/.exec(bridge.stderr())?.[1] ?? '';
+    expect(remote).not.toBe('');
     const pid = bridge.child.pid ?? 0;
     const trace = await attach(pid, [
       '-y',
@@ -49,6 +52,21 @@ describe('nothing on the main thread touches the disk on a request path (issue 3
       200,
     );
     expect((await window('/bridge/agent-tokens', { body: { name: 'devbox' } })).status).toBe(200);
+    // an agent token the CLI made a moment ago, which the bridge does not know yet, used at once on the remote
+    // listener: the bridge looks it up in agent-tokens.jsonl — off the main thread too
+    const made = await cli(['agent-token', 'create', 'laptop'], { AITI_BRIDGE_DATA_DIR: dataDir });
+    const agentToken = /^\s+(aiti_agent_\S+)$/m.exec(made.stdout)?.[1] ?? '';
+    expect(agentToken).not.toBe('');
+    const listed = await http(`${remote}/mcp/mcp`, {
+      token: agentToken,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(listed.status).toBe(200);
+    // and one nobody made (a well-formed guess): looked up the same way, refused
+    const guess = `aiti_agent_${'0'.repeat(16)}_${'A'.repeat(43)}`;
+    expect(
+      (await http(`${remote}/mcp/mcp`, { token: guess, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status,
+    ).toBe(401);
     await trace.stop();
 
     const lines = trace.output().split('\n');
@@ -56,6 +74,7 @@ describe('nothing on the main thread touches the disk on a request path (issue 3
     // the pool threads did the work: the trace saw it
     expect(lines.some((line) => /fsync\(\d+<[^>]*agent-ids\.jsonl>/.test(line))).toBe(true);
     expect(lines.some((line) => /fsync\(\d+<[^>]*\/images\/img-/.test(line))).toBe(true);
+    expect(lines.some((line) => /agent-tokens\.jsonl/.test(line) && !line.startsWith(`${pid} `))).toBe(true);
     // and the main thread did none of it
     expect(mainThread.filter((line) => /\b(fsync|fdatasync)\(/.test(line))).toEqual([]);
     expect(mainThread.filter((line) => line.includes(dataDir))).toEqual([]);

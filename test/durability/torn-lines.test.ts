@@ -28,7 +28,7 @@ describe('a torn last line (issue 37, finding 3)', () => {
     const revoked = await cli(['agent-token', 'revoke', 'devbox'], env);
     expect(revoked).toMatchObject({ code: 0, stdout: expect.stringMatching(/^revoked devbox /) });
     // read again from the file, as the running bridge, a restarted one and the CLI do
-    expect(new AgentTokens(file).verify(token)).toBeUndefined();
+    expect(await new AgentTokens(file).verify(token)).toBeUndefined();
     expect((await cli(['agent-token', 'list'], env)).stdout).toContain('no agent tokens');
     // the fragment was ended before the revoke was written: a line of its own
     expect(readFileSync(file, 'utf8').split('\n').slice(-3)).toEqual([

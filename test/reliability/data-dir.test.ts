@@ -201,7 +201,7 @@ describe('the data dir fails under the bridge', () => {
     made.push((await tokens.create('after')).token);
     // read again from the file, as a restarted bridge or the CLI would
     const reread = new AgentTokens(join(disk, 'agent-tokens.jsonl'));
-    for (const token of made) expect(reread.verify(token)?.id).toBeDefined();
+    for (const token of made) expect((await reread.verify(token))?.id).toBeDefined();
     expect(reread.list().map((r) => r.name)).toHaveLength(made.length);
   });
 
