@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -90,5 +90,24 @@ describe('every bridge option is written once', () => {
       const argv = takesNoValue(option) ? (raw === 'true' ? [option.flag] : []) : [option.flag, raw];
       if (argv.length) expect((resolveConfig(argv, {}) as Record<string, unknown>)[option.key]).toEqual(expected);
     }
+  });
+
+  it('has a row in docs/CONFIGURATION.md with its flag, its variable and its default', () => {
+    const doc = readFileSync(new URL('../../docs/CONFIGURATION.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `--'));
+    for (const option of OPTIONS) {
+      const cells = rows
+        .map((row) => row.split('|').map((cell) => cell.trim()))
+        .find((c) => (c[1] ?? '').split(', ').includes(`\`${option.flag}\``));
+      expect(cells, option.flag).toBeDefined();
+      const [, flags = '', envs = '', shown = ''] = cells ?? [];
+      // a row may hold a pair (`--tls-cert`, `--tls-key`): the variables follow the flags' order
+      expect(envs.split(', ')[flags.split(', ').indexOf(`\`${option.flag}\``)], option.flag).toBe(`\`${option.env}\``);
+      if (!('default' in option) || typeof option.default === 'function') continue;
+      const value: unknown = option.default;
+      const expected = value === false ? 'off' : Array.isArray(value) && !value.length ? 'none' : String(value);
+      expect(shown.replace(/`/g, ''), option.flag).toBe(expected);
+    }
+    expect(rows.length).toBe(OPTIONS.length - 1); // --tls-cert and --tls-key share a row
   });
 });
