@@ -4,62 +4,6 @@ import { join } from 'node:path';
 import type { Limits } from './limits.js';
 import { closest } from './protocol/closest.js';
 
-/** Bridge configuration (README "Configuration"): flag > environment > default. */
-export interface BridgeConfig {
-  port: number;
-  host: string;
-  /** files live under `<dataDir>/aiti-bridge/` */
-  dataDir: string;
-  /** ms a page/agent registration and its outbox are kept after disconnect */
-  ttlMs: number;
-  /** editor command for open_file; `{file}`, `{line}` and `{column}` are replaced; run without a shell */
-  openCmd: string;
-  /** the human's token; generated into the data dir when absent */
-  token?: string;
-  mcpAuth: boolean;
-  /** extra browser origins allowed on the MCP and window endpoints */
-  allowedOrigins: string[];
-  /** extra Host names accepted besides loopback names (for a bridge bound to a LAN address) */
-  allowedHosts: string[];
-  /** when set, open_file and file_stat reach only paths inside this directory */
-  projectRoot?: string;
-  /** refuse pages that connect without a secret (the legacy path) */
-  refuseLegacy: boolean;
-  /** default timeout of a page command */
-  commandTimeoutMs: number;
-  /** SSE keep-alive interval */
-  pingMs: number;
-  /**
-   * a Unix socket the bridge listens on too (besides TCP), in a directory only this user may enter (0700): on a
-   * machine with other users, agents reach the bridge through it (`AITI_BRIDGE_URL=unix:<path>`)
-   */
-  socket?: string;
-  /**
-   * the remote listener (`--remote [HOST:]PORT`): a second server where every request needs a device token or an
-   * agent token, whatever its peer address, Host or Origin (README "Away from the desk"); off when absent
-   */
-  remote?: ListenAddress;
-  /** the address devices and notifications are sent to (a tunnel's, e.g. https://laptop.tailnet.ts.net) */
-  remoteUrl?: string;
-  /** serve the page routes on the remote listener too (a browser on another machine) */
-  remotePages: boolean;
-  /** PEM files: the remote listener speaks HTTPS with them */
-  tlsCert?: string;
-  tlsKey?: string;
-  /** an ntfy topic URL: "2 asks waiting: claude-code" is published there when nobody answers for a while */
-  notify?: string;
-  /** sent as Authorization: Bearer to the ntfy server (a protected topic) */
-  notifyToken?: string;
-  /** a file holding the topic URL (first line) and the token (second line, optional): kept off the command line */
-  notifyFile?: string;
-  /** put the asks' questions in the notification (by default only how many and whose) */
-  notifyDetail: boolean;
-  /** ms an ask waits unanswered before the notification goes out */
-  notifyAfterMs: number;
-  /** resource limits that differ from DEFAULT_LIMITS (bridge/limits.ts); not flags, for embedders and tests */
-  limits?: Partial<Limits>;
-}
-
 export class ConfigError extends Error {}
 
 /** `--remote [HOST:]PORT`: where the remote listener listens (HOST defaults to 127.0.0.1, for a tunnel). */
@@ -84,45 +28,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return env.XDG_CONFIG_HOME || join(homedir(), '.config');
 }
 
-export function defaultConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
-  return {
-    port: DEFAULT_PORT,
-    host: '127.0.0.1',
-    dataDir: defaultDataDir(env),
-    ttlMs: 600_000,
-    openCmd: 'code --goto {file}:{line}',
-    mcpAuth: sharedMachine(env) !== undefined,
-    allowedOrigins: [],
-    allowedHosts: [],
-    refuseLegacy: false,
-    commandTimeoutMs: 30_000,
-    pingMs: 15_000,
-    remotePages: false,
-    notifyDetail: false,
-    notifyAfterMs: 30_000,
-  };
-}
-
-type Kind = 'port' | 'string' | 'bool' | 'list' | 'ms' | 'address' | 'url';
-
-/** One flag/env pair. `parse` returns the config value's own type, so the table is checked against BridgeConfig. */
-interface OptionOf<K extends keyof BridgeConfig> {
-  flag: string;
-  env?: string;
-  key: K;
-  /** how the value is written (a bool flag takes no value) */
-  kind: Kind;
-  parse: (raw: string, source: string) => BridgeConfig[K];
-  help: string;
-  /**
-   * a secret: refused as a flag, where every user of the machine reads it in /proc/<pid>/cmdline (`ps`); taken
-   * from its environment variable or its file only
-   */
-  secret?: { file: string };
-}
-export type Option = { [K in keyof BridgeConfig]-?: OptionOf<K> }[keyof BridgeConfig];
-
-/** The parser of each kind; an option's `parse` is the one of its `kind` (test/foundation/cli.test.ts checks). */
+/** How an option's value is read from a flag or variable; each names the bad value in a ConfigError. */
 export const PARSERS = {
   port(raw: string, source: string): number {
     const n = Number(raw);
@@ -172,38 +78,58 @@ export const PARSERS = {
       throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
     return url.href.replace(/\/$/, '');
   },
-} satisfies Record<Kind, (raw: string, source: string) => unknown>;
+};
 
-export const OPTIONS: Option[] = [
+/**
+ * One row of OPTIONS: everything about an option, written once. `parse` also gives the value's type in
+ * BridgeConfig; `default` (a value, or computed from the environment) makes the key always set, and its absence
+ * makes it optional; `{default}` in `help` is replaced by the default, so --help cannot name another one.
+ */
+interface OptionSpec<T> {
+  key: string;
+  flag: string;
+  env: string;
+  parse: (raw: string, source: string) => T;
+  default?: Readonly<T> | ((env: NodeJS.ProcessEnv) => T);
+  help: string;
+  /**
+   * a secret: refused as a flag, where every user of the machine reads it in /proc/<pid>/cmdline (`ps`); taken
+   * from its environment variable or its file only
+   */
+  secret?: { file: string };
+}
+type AnyOptionSpec = { [K in keyof typeof PARSERS]: OptionSpec<ReturnType<(typeof PARSERS)[K]>> }[keyof typeof PARSERS];
+
+/** Every option of the bridge (README "Configuration"): flag > environment > default, in --help's order. */
+export const OPTIONS = [
   {
     flag: '--port',
     env: 'AITI_BRIDGE_PORT',
     key: 'port',
-    kind: 'port',
     parse: PARSERS.port,
-    help: 'listen port; 0 picks a free one (default 8777)',
+    default: DEFAULT_PORT,
+    help: 'listen port; 0 picks a free one (default {default})',
   },
   {
     flag: '--host',
     env: 'AITI_BRIDGE_HOST',
     key: 'host',
-    kind: 'string',
     parse: PARSERS.string,
-    help: 'listen address (default 127.0.0.1); whatever it is, only programs on this machine are served: other machines get 403 (reach the bridge from elsewhere through an SSH tunnel)',
+    default: '127.0.0.1',
+    help: 'listen address (default {default}); whatever it is, only programs on this machine are served: other machines get 403 (reach the bridge from elsewhere through an SSH tunnel)',
   },
   {
     flag: '--data-dir',
     env: 'AITI_BRIDGE_DATA_DIR',
     key: 'dataDir',
-    kind: 'string',
     parse: PARSERS.string,
+    default: (env) => defaultDataDir(env),
     help: 'files live under <dir>/aiti-bridge/ (default: the OS app-data dir)',
   },
   {
     flag: '--token',
     env: 'AITI_BRIDGE_TOKEN',
     key: 'token',
-    kind: 'string',
     parse: PARSERS.string,
     help: "the human's token (default: generated once into <data-dir>/aiti-bridge/token); a flag shows in ps to every user of the machine: prefer the token file or AITI_BRIDGE_TOKEN",
   },
@@ -211,71 +137,70 @@ export const OPTIONS: Option[] = [
     flag: '--mcp-auth',
     env: 'AITI_MCP_AUTH',
     key: 'mcpAuth',
-    kind: 'bool',
     parse: PARSERS.bool,
+    default: (env) => sharedMachine(env) !== undefined,
     help: 'require Authorization: Bearer <agent token> on the MCP endpoint (<data-dir>/aiti-bridge/agent-token; it cannot answer asks); on by default where SSH_CONNECTION, CODESPACES or REMOTE_CONTAINERS is set (other users share that loopback): --mcp-auth=false turns it off',
   },
   {
     flag: '--allowed-origins',
     env: 'AITI_ALLOWED_ORIGINS',
     key: 'allowedOrigins',
-    kind: 'list',
     parse: PARSERS.list,
+    default: [],
     help: 'comma-separated browser origins allowed on the MCP and window endpoints',
   },
   {
     flag: '--allowed-hosts',
     env: 'AITI_ALLOWED_HOSTS',
     key: 'allowedHosts',
-    kind: 'list',
     parse: PARSERS.list,
+    default: [],
     help: 'comma-separated Host names accepted besides loopback (local names that resolve to this machine, e.g. myapp.test)',
   },
   {
     flag: '--refuse-legacy',
     env: 'AITI_REFUSE_LEGACY',
     key: 'refuseLegacy',
-    kind: 'bool',
     parse: PARSERS.bool,
+    default: false,
     help: 'refuse pages that connect without a secret',
   },
   {
     flag: '--ttl',
     env: 'AITI_BRIDGE_TTL',
     key: 'ttlMs',
-    kind: 'ms',
     parse: PARSERS.ms,
-    help: 'ms a page/agent registration is kept after disconnect (default 600000)',
+    default: 600_000,
+    help: 'ms a page/agent registration is kept after disconnect (default {default})',
   },
   {
     flag: '--project-root',
     env: 'AITI_PROJECT_ROOT',
     key: 'projectRoot',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'confine open_file and file_stat to paths inside this directory (default: no confinement)',
   },
+  // `{file}`, `{line}` and `{column}` are replaced; the command runs without a shell (pages/open-file.ts)
   {
     flag: '--open-cmd',
     env: 'AITI_OPEN_CMD',
     key: 'openCmd',
-    kind: 'string',
     parse: PARSERS.string,
-    help: 'editor command for open_file (default "code --goto {file}:{line}")',
+    default: 'code --goto {file}:{line}',
+    help: 'editor command for open_file (default "{default}")',
   },
   {
     flag: '--command-timeout',
     env: 'AITI_COMMAND_TIMEOUT',
     key: 'commandTimeoutMs',
-    kind: 'ms',
     parse: PARSERS.ms,
-    help: 'ms the bridge waits for a page to answer a command without its own timeout (default 30000)',
+    default: 30_000,
+    help: 'ms the bridge waits for a page to answer a command without its own timeout (default {default})',
   },
   {
     flag: '--socket',
     env: 'AITI_BRIDGE_SOCKET',
     key: 'socket',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'also listen on this Unix socket, in a directory only you may enter (made 0700 when missing); agents then use AITI_BRIDGE_URL=unix:<path> (default: none)',
   },
@@ -283,7 +208,6 @@ export const OPTIONS: Option[] = [
     flag: '--remote',
     env: 'AITI_REMOTE',
     key: 'remote',
-    kind: 'address',
     parse: PARSERS.address,
     help: 'also listen on [HOST:]PORT (HOST 127.0.0.1 by default, for a tunnel) for devices and agents elsewhere: every request there needs a device token (pair in the window) or an agent token (aiti-bridge agent-token create NAME) (default: off)',
   },
@@ -291,7 +215,6 @@ export const OPTIONS: Option[] = [
     flag: '--remote-url',
     env: 'AITI_REMOTE_URL',
     key: 'remoteUrl',
-    kind: 'url',
     parse: PARSERS.url,
     help: "the remote listener's address as devices reach it, for the pairing QR code and notifications (e.g. https://laptop.tailnet.ts.net behind Tailscale Serve; default: the listener's own address)",
   },
@@ -299,15 +222,14 @@ export const OPTIONS: Option[] = [
     flag: '--remote-pages',
     env: 'AITI_REMOTE_PAGES',
     key: 'remotePages',
-    kind: 'bool',
     parse: PARSERS.bool,
+    default: false,
     help: 'serve the page script and page routes on the remote listener too, for a browser on another machine (default: pages connect on this machine only)',
   },
   {
     flag: '--tls-cert',
     env: 'AITI_TLS_CERT',
     key: 'tlsCert',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'PEM certificate: the remote listener speaks HTTPS (with --tls-key; e.g. from mkcert)',
   },
@@ -315,7 +237,6 @@ export const OPTIONS: Option[] = [
     flag: '--tls-key',
     env: 'AITI_TLS_KEY',
     key: 'tlsKey',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'PEM private key of --tls-cert',
   },
@@ -323,7 +244,6 @@ export const OPTIONS: Option[] = [
     flag: '--notify',
     env: 'AITI_NOTIFY',
     key: 'notify',
-    kind: 'url',
     parse: PARSERS.url,
     help: 'an ntfy topic URL (https://ntfy.sh/<topic>): "2 asks waiting: claude-code" is published there, with a link to the remote window, when asks wait unanswered (never their text unless --notify-detail, never a token); whoever knows the topic reads and sends notices, so it is a secret: from the environment or --notify-file, never a flag',
     secret: { file: '--notify-file' },
@@ -332,7 +252,6 @@ export const OPTIONS: Option[] = [
     flag: '--notify-token',
     env: 'AITI_NOTIFY_TOKEN',
     key: 'notifyToken',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'access token of a protected ntfy topic (sent as Authorization: Bearer to the ntfy server only); from the environment or --notify-file, never a flag',
     secret: { file: '--notify-file' },
@@ -341,7 +260,6 @@ export const OPTIONS: Option[] = [
     flag: '--notify-file',
     env: 'AITI_NOTIFY_FILE',
     key: 'notifyFile',
-    kind: 'string',
     parse: PARSERS.string,
     help: 'a file (keep it 0600) with the ntfy topic URL on its first line and, for a protected topic, its token on the second',
   },
@@ -349,30 +267,77 @@ export const OPTIONS: Option[] = [
     flag: '--notify-detail',
     env: 'AITI_NOTIFY_DETAIL',
     key: 'notifyDetail',
-    kind: 'bool',
     parse: PARSERS.bool,
+    default: false,
     help: "put the asks' questions in the notification (they then pass through the ntfy server)",
   },
   {
     flag: '--notify-after',
     env: 'AITI_NOTIFY_AFTER',
     key: 'notifyAfterMs',
-    kind: 'ms',
     parse: PARSERS.ms,
-    help: 'ms an ask waits unanswered before the notification (default 30000)',
+    default: 30_000,
+    help: 'ms an ask waits unanswered before the notification (default {default})',
   },
   {
     flag: '--ping',
     env: 'AITI_PING',
     key: 'pingMs',
-    kind: 'ms',
     parse: PARSERS.ms,
-    help: 'ms between keep-alive pings on the event streams (default 15000)',
+    default: 15_000,
+    help: 'ms between keep-alive pings on the event streams (default {default})',
   },
-];
+] as const satisfies readonly AnyOptionSpec[];
+
+export type Option = (typeof OPTIONS)[number];
+type ValueOf<O> = O extends { parse: (raw: string, source: string) => infer T } ? T : never;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** Bridge configuration, inferred from OPTIONS: an option with a default is always set, one without is optional. */
+export type BridgeConfig = Flat<
+  { [O in Option as O extends { default: unknown } ? O['key'] : never]: ValueOf<O> } & {
+    [O in Option as O extends { default: unknown } ? never : O['key']]?: ValueOf<O>;
+  } & {
+    /** resource limits that differ from DEFAULT_LIMITS (bridge/limits.ts); not flags, for embedders and tests */
+    limits?: Partial<Limits>;
+  }
+>;
+
+/** Whether the flag takes a value (`--port 8777`); a yes/no flag alone means yes (`--mcp-auth`). */
+export function takesValue(option: Option): boolean {
+  return option.parse !== PARSERS.bool;
+}
+
+/** The configuration when no flag or variable is given: each option's default, computed ones from `env`. */
+export function defaultConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+  const config: Partial<Record<keyof BridgeConfig, unknown>> = {};
+  for (const option of OPTIONS)
+    if ('default' in option) config[option.key] = defaultOf<BridgeConfig[keyof BridgeConfig]>(option, env);
+  // every option with a default set its key just above; the others are optional in BridgeConfig
+  return config as BridgeConfig;
+}
+
+function defaultOf<T>(option: { default: Readonly<T> | ((env: NodeJS.ProcessEnv) => T) }, env: NodeJS.ProcessEnv) {
+  const value = option.default;
+  if (typeof value === 'function') return value(env);
+  // a list is copied, so one bridge's config never shares an array with another's
+  return Array.isArray(value) ? [...value] : value;
+}
+
+/** The help line's text: `{default}` stands for the option's own default. */
+export function helpOf(option: Option): string {
+  return 'default' in option && typeof option.default !== 'function'
+    ? option.help.replace('{default}', () => String(option.default))
+    : option.help;
+}
 
 /** Sets one option's value: `parse` returns the type of `config[key]`, so no cast is needed. */
-function apply<K extends keyof BridgeConfig>(config: BridgeConfig, option: OptionOf<K>, raw: string, source: string) {
+function apply<K extends keyof BridgeConfig>(
+  config: BridgeConfig,
+  option: { key: K; parse: (raw: string, source: string) => BridgeConfig[K] },
+  raw: string,
+  source: string,
+) {
   config[option.key] = option.parse(raw, source);
 }
 
@@ -383,8 +348,8 @@ function apply<K extends keyof BridgeConfig>(config: BridgeConfig, option: Optio
 export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): BridgeConfig {
   const config = defaultConfig(env);
   for (const option of OPTIONS) {
-    const raw = option.env ? env[option.env] : undefined;
-    if (raw !== undefined && raw !== '') apply(config, option, raw, option.env ?? option.flag);
+    const raw = env[option.env];
+    if (raw !== undefined && raw !== '') apply(config, option, raw, option.env);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -402,13 +367,13 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
         : undefined;
       throw new ConfigError(`unknown option "${arg}"${near ? `; did you mean ${near}?` : ''} (see aiti-bridge --help)`);
     }
-    if (option.secret)
+    if ('secret' in option)
       throw new ConfigError(
-        `${flag} is a secret, and a command line is read by every user of this machine (ps, /proc/<pid>/cmdline): set ${option.env ?? 'its environment variable'}, or write it to a file and give ${option.secret.file} <path>`,
+        `${flag} is a secret, and a command line is read by every user of this machine (ps, /proc/<pid>/cmdline): set ${option.env}, or write it to a file and give ${option.secret.file} <path>`,
       );
     let raw = inline;
     if (raw === undefined) {
-      if (option.kind === 'bool') raw = 'true';
+      if (!takesValue(option)) raw = 'true';
       else {
         raw = argv[++i];
         if (raw === undefined || raw.startsWith('--')) throw new ConfigError(`${flag} needs a value`);
@@ -435,7 +400,7 @@ function readNotifyFile(config: BridgeConfig, path: string): void {
 
 export function configHelp(): string {
   const rows = OPTIONS.map(
-    (o) => `  ${(o.flag + (o.kind === 'bool' ? '' : ' <value>')).padEnd(26)} ${o.help}${o.env ? ` [${o.env}]` : ''}`,
+    (o) => `  ${(o.flag + (takesValue(o) ? ' <value>' : '')).padEnd(26)} ${helpOf(o)} [${o.env}]`,
   );
   return rows.join('\n');
 }

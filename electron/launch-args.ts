@@ -1,4 +1,4 @@
-import { OPTIONS } from '../bridge/config.js';
+import { OPTIONS, takesValue } from '../bridge/config.js';
 import { HIDDEN_ARG } from './login-item.js';
 
 /** The argument that opens the composer addressed to all agents: a shortcut the desktop's own settings can bind. */
@@ -36,7 +36,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     if (!option) continue;
     bridge.push(arg);
     const next = argv[i + 1];
-    if (option.kind !== 'bool' && !arg.includes('=') && next !== undefined) {
+    if (takesValue(option) && !arg.includes('=') && next !== undefined) {
       bridge.push(next);
       i++;
     }

@@ -58,14 +58,10 @@ export class ResultSockets {
     this.checkHost = hostCheck(bridge.config.allowedHosts);
     // a frame whose command stream closed has no requests left to answer
     this.stopWatching = bridge.pages.onChange((change) => {
+      // no `forgotten` case: registry.ts forgets a page only with no stream open, and each stream's `detached`
+      // closed its frame's socket here already
       if (change.type === 'detached')
         this.end(keyOf(change.page.pageId, change.frameId ?? MAIN_FRAME), 'the stream closed');
-      // unreachable today: a page is forgotten only with no stream open (registry.ts forget), and each stream's
-      // `detached` closed its frame's socket already; kept so a change to forgetting cannot leave a socket open
-      // Stryker disable next-line all: unreachable, see above
-      if (change.type === 'forgotten')
-        // Stryker disable next-line all: unreachable, see above
-        for (const key of [...this.open.keys()]) if (key.startsWith(`${change.page.pageId} `)) this.end(key, 'gone');
     });
   }
 
@@ -165,9 +161,10 @@ export class ResultSockets {
     if (!message || typeof message !== 'object' || Array.isArray(message))
       throw new Forbidden('a result message must be a JSON object');
     const body = ResultBody.parse({ ...message, pageId, secret: undefined });
-    // the page was forgotten (TTL) while its socket stayed open: nothing it says counts any more
+    // the page was forgotten (TTL) while its socket stayed open: nothing it says counts any more. Unreachable today
+    // (forgetting a page needs its streams closed, and that closed its sockets); kept, as the one check that a
+    // forgotten page's socket cannot answer for it
     const page = bridge.pages.get(pageId);
-    // unreachable today: forgetting a page needs its streams closed, and that closed its sockets
     // Stryker disable next-line StringLiteral: unreachable, see above
     if (!page) throw new Forbidden(`page ${pageId} is no longer known`);
     try {

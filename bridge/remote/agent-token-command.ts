@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { claimOf } from '../agents/claims.js';
 import { AgentTokens, DEFAULT_EXPIRY, parseExpiry, type AgentTokenRecord } from '../agents/tokens.js';
 import { tokenSetup } from '../agents/token-setup.js';
-import { ConfigError, OPTIONS, resolveConfig } from '../config.js';
+import { ConfigError, OPTIONS, resolveConfig, takesValue } from '../config.js';
 import { parseCredential } from '../credentials.js';
 import { BridgeError } from '../errors.js';
 import { readRunningRecord, runningFile, type RunningRecord } from '../locate.js';
@@ -70,7 +70,7 @@ export async function runAgentToken(
       bridgeFlags.push(arg);
       // a bridge option with its value in the next word (resolveConfig names an unknown one)
       const option = OPTIONS.find((o) => o.flag === flag);
-      if (option && option.kind !== 'bool' && inline === undefined) bridgeFlags.push(value());
+      if (option && takesValue(option) && inline === undefined) bridgeFlags.push(value());
     } else positional.push(arg);
   }
   const config = resolveConfig(bridgeFlags, env);

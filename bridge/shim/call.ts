@@ -5,7 +5,7 @@ import {
   StreamableHTTPClientTransport,
   type CallToolResult,
 } from '@modelcontextprotocol/client';
-import { ConfigError, OPTIONS } from '../config.js';
+import { ConfigError, OPTIONS, takesValue } from '../config.js';
 import { findTool } from '../mcp/tools/index.js';
 import { describeZodError } from '../protocol/index.js';
 import { bridgeVersion } from '../version.js';
@@ -133,7 +133,7 @@ function splitArgs(argv: string[]): { positional: string[]; flags: string[] } {
     flags.push(arg);
     const option = OPTIONS.find((o) => o.flag === arg);
     const next = argv[i + 1];
-    if (option && option.kind !== 'bool' && next !== undefined) {
+    if (option && takesValue(option) && next !== undefined) {
       flags.push(next);
       i++;
     }

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPTIONS, PARSERS, configHelp, defaultConfig, resolveConfig } from '../../bridge/config.js';
+import { defaultConfig, resolveConfig } from '../../bridge/config.js';
 import { onCleanup, tempDir } from '../helpers/bridge.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aiti-bridge.js', import.meta.url));
@@ -80,17 +80,6 @@ describe('configuration', () => {
     expect(() => resolveConfig(['--ping', '0'], {})).toThrow(
       '--ping must be a positive number of milliseconds, got "0"',
     );
-  });
-
-  it('has one option per flag and env, each parsed as its kind says', () => {
-    const flags = OPTIONS.map((o) => o.flag);
-    const envs = OPTIONS.flatMap((o) => (o.env ? [o.env] : []));
-    expect(new Set(flags).size).toBe(flags.length);
-    expect(new Set(envs).size).toBe(envs.length);
-    for (const option of OPTIONS) {
-      expect(option.parse, option.flag).toBe(PARSERS[option.kind]);
-      expect(configHelp(), option.flag).toContain(option.flag);
-    }
   });
 });
 
