@@ -52,7 +52,7 @@ describe("held pages stay out of agents' inboxes", () => {
     await waitFor(() => bridge.context.inbox.unread('subscriber') > 0, 5000, "the operable page's error");
 
     const texts = (await inbox(agent)).messages.map((m) => m.text);
-    expect(texts.filter((text) => !text.includes(`on page ${witness.pageId} `))).toEqual([]);
+    expect(texts.filter((text) => !text?.includes(`on page ${witness.pageId} `))).toEqual([]);
     const status = await callTool(agent, 'bridge_status');
     expect(resultText(status)).not.toContain('IMPORTANT SYSTEM NOTE');
     expect(status.structuredContent).toMatchObject({
