@@ -5,7 +5,7 @@ import type { AskOutcome, AskUpdate, Message } from '../../bridge/protocol/index
 import { http, startBridge } from '../helpers/bridge.js';
 import { connectAgent, resultText, type AgentTransportKind } from '../helpers/mcp.js';
 import { windowClient } from '../helpers/window.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 async function setup() {
   const bridge = await startBridge();
@@ -129,7 +129,10 @@ describe('asking the human over MCP', () => {
     const card = await window.nextAsk();
     await window.act({ askId: card.askId, action: 'pause' });
     await waitFor(() => call.progress.some((p) => p.message?.includes('paused')), 5000, 'a "paused" progress note');
-    await sleep(2000); // longer than the whole timeout: a running countdown would have ended the ask
+    // a second question, asked after the pause, that runs out in longer than the whole first timeout: once it has,
+    // a running countdown would have ended the first
+    const later = ask(agent, 'user_confirm', { prompt: 'Roll back?', timeoutMs: 2000 });
+    expect(outcome(await later.result)).toMatchObject({ status: 'timed_out' });
     const resumed = (await window.act({ askId: card.askId, action: 'resume' })).body as AskUpdate;
     expect(resumed).toMatchObject({ status: 'open', paused: false });
     expect(Date.parse(resumed.deadline) - Date.parse(card.deadline)).toBeGreaterThanOrEqual(2000);

@@ -67,25 +67,27 @@ export function mainScript(human: Human, ids: { agentId: string; pageId: string 
 }
 
 /**
- * The long ask: a sync user_confirm whose human answers only after the client's own tool time-out
- * (`clientTimeoutMs`), then aiti_inbox. `late` resolves with the human's answer (the window's HTTP status).
+ * The long ask: a sync user_confirm whose human answers only once the client stopped waiting for the call (the
+ * bridge answers that the ask is still open before the client's own time-out), then aiti_inbox. `late` resolves
+ * with the human's answer (the window's HTTP status).
  */
 export function longAskScript(
   human: Human,
   agentId: string,
-  clientTimeoutMs: number,
 ): { script: Script; late: () => Promise<{ status: number; askId: string; note: string }> } {
   const note = `late answer ${agentId}`;
   let late: Promise<{ status: number; askId: string; note: string }> | undefined;
+  let letGo = () => {};
+  const clientLetGo = new Promise<void>((resolve) => (letGo = resolve));
   const script = steps([
     () => call('aiti_hello', { agentId }),
     () => {
-      late = human
-        .answer(agentId, note, clientTimeoutMs + 2000)
-        .then(({ ask, status }) => ({ status, askId: ask.askId, note }));
+      late = human.answer(agentId, note, clientLetGo).then(({ ask, status }) => ({ status, askId: ask.askId, note }));
       return call('user_confirm', { prompt: 'Deploy the release to production?', timeoutMs: 600_000 });
     },
     async () => {
+      // the model reads the call's result: its client waits on it no more, so the human's answer comes after that
+      letGo();
       await late;
       return call('aiti_inbox');
     },

@@ -62,9 +62,13 @@ export interface Human {
   push(agentId: string, text: string): Promise<void>;
   /**
    * Answers the next ask of `agentId` with yes and `note`: as soon as its card shows, or not before `notBefore`
-   * ms after it showed (a human who answers late). Resolves with the ask and the window's HTTP status.
+   * settles (a human who answers late). Resolves with the ask and the window's HTTP status.
    */
-  answer(agentId: string, note: string, notBefore?: number): Promise<{ ask: AskView; status: number; shownAt: number }>;
+  answer(
+    agentId: string,
+    note: string,
+    notBefore?: Promise<unknown>,
+  ): Promise<{ ask: AskView; status: number; shownAt: number }>;
 }
 
 export interface World {
@@ -100,7 +104,7 @@ export async function startWorld(): Promise<World> {
       const res = await post(bridge, '/bridge/push', { to: agentId, text });
       if (res.status !== 200) throw new Error(`push refused: ${res.status} ${res.text}`);
     },
-    async answer(agentId, note, notBefore = 0) {
+    async answer(agentId, note, notBefore) {
       let ask: AskView | undefined;
       await waitFor(
         () => {
@@ -116,8 +120,8 @@ export async function startWorld(): Promise<World> {
       if (!ask) throw new Error('unreachable');
       taken.add(ask.askId);
       const shownAt = Date.now();
-      // a human who answers late: the scenario is a time, not a condition
-      if (notBefore) await new Promise((resolve) => setTimeout(resolve, notBefore));
+      // a human who answers late: after whatever the scenario waits for
+      await notBefore;
       const res = await post(bridge, '/bridge/answer', { askId: ask.askId, action: 'answer', value: true, note });
       return { ask, status: res.status, shownAt };
     },

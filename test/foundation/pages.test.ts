@@ -3,7 +3,7 @@ import { isConnected } from '../../bridge/pages/registry.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('page side: claim, stream, commands, results', () => {
   it('runs a command: claim → SSE → command → result', async () => {
@@ -54,11 +54,14 @@ describe('page side: claim, stream, commands, results', () => {
   it('keeps a page that reconnects within the TTL', async () => {
     const bridge = await startBridge({ ttlMs: 1500 });
     const page = await ScriptedPage.connect(bridge.url);
+    const witness = await ScriptedPage.connect(bridge.url);
     page.close();
-    await sleep(500);
+    await waitFor(() => !bridge.context.pages.operable().some((p) => p.pageId === page.pageId), 5000, 'the close seen');
     await page.open();
+    // the witness goes after the page did, so the TTL counted from the page's close ran out before the witness's
+    witness.close();
+    await waitFor(() => bridge.context.pages.get(witness.pageId) === undefined, 6000, 'the witness forgotten');
     // past the TTL counted from the close: the reconnect reset it
-    await sleep(1600);
     expect(bridge.context.pages.get(page.pageId)).toBeDefined();
   });
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -78,7 +79,8 @@ export async function startNext(
         } catch {
           // already gone
         }
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        // the exit, or at most 5 s of it: a dev server that ignores SIGTERM is killed below
+        await Promise.race([exited, once(AbortSignal.timeout(5000), 'abort')]);
         if (child.exitCode === null)
           try {
             process.kill(-child.pid, 'SIGKILL');

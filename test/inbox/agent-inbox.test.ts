@@ -211,6 +211,9 @@ describe('the agent inbox over MCP', () => {
     const page = await ScriptedPage.connect(bridge.url);
     const agent = await connectAgent(bridge.url, { clientName: 'flooded' });
     await hello(agent, { subEvents: ['page_error', 'page_network'] });
+    // an agent with room, subscribed after the flooded one: its batch of the same error flushes after the other's
+    const watcher = await connectAgent(bridge.url, { clientName: 'watcher' });
+    await hello(watcher, { subEvents: ['page_error'] });
     for (let i = 0; i < 50; i++)
       await bridge.context.inbox.add('flooded', { kind: 'user_message', from: 'window', text: `${i}` });
     const at = new Date().toISOString();
@@ -218,7 +221,7 @@ describe('the agent inbox over MCP', () => {
     const post = (type: string, payload: unknown) =>
       http(`${bridge.url}/bridge/event`, { body: { pageId: page.pageId, secret: page.secret, type, payload } });
     expect((await post('page_error', [{ message: 'boom', kind: 'error', at }])).status).toBe(204);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitFor(() => bridge.context.inbox.unread('watcher') === 1, 5000, "the watcher's page_error message");
     expect(bridge.context.inbox.unread('flooded')).toBe(50);
 
     const read = await inbox(agent); // reading makes room

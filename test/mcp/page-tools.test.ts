@@ -18,10 +18,6 @@ async function recordingPage(bridgeUrl: string, seen: Seen, url = 'http://localh
       if (cmd === 'UI.fill')
         return { scope: 'dialog "Sign in"', filled: [{ field: 'Email', selector: '#email', value: 'a@b.c' }] };
       if (cmd === 'Page.screenshot') return { mimeType: 'image/png', data: 'iVBORw0KGgo=', width: 10, height: 5 };
-      if (cmd === 'Page.waitFor') {
-        await sleep(800);
-        return { found: true };
-      }
       return { clicked: true };
     },
   });
@@ -97,13 +93,29 @@ describe('page tools against a scripted page', () => {
 
   it('page_exec waits for Page.waitFor past the default command timeout when its own timeout allows', async () => {
     const bridge = await startBridge({ commandTimeoutMs: 300 });
-    await recordingPage(bridge.url, []);
+    let found = () => {};
+    const pastDefault = new Promise<void>((resolve) => (found = resolve));
+    let received = () => {};
+    const asked = new Promise<void>((resolve) => (received = resolve));
+    // the page finds the text only once a plain command, sent after Page.waitFor, ran out of the default 300 ms
+    await ScriptedPage.connect(bridge.url, {
+      handler: async (cmd): Promise<Json> => {
+        if (cmd !== 'Page.waitFor') return new Promise<Json>(() => {});
+        received();
+        await pastDefault;
+        return { found: true };
+      },
+    });
     const client = await connectAgent(bridge.url);
-    const result = await callTool(client, 'page_exec', {
+    const waiting = callTool(client, 'page_exec', {
       cmd: 'Page.waitFor',
       args: { text: 'Saved', timeoutMs: 2000 },
     });
-    expect(result.structuredContent).toMatchObject({ result: { found: true } });
+    await asked;
+    const plain = await callTool(client, 'page_exec', { cmd: 'DOM.getText', args: {} });
+    expect(resultText(plain)).toContain('did not answer DOM.getText within 300 ms');
+    found();
+    expect((await waiting).structuredContent).toMatchObject({ result: { found: true } });
   });
 
   it('page_exec returns a screenshot as image content, not as base64 in the text', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskOutcome, AskRecord, InboxResult, MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge, type ChildBridge } from '../helpers/child-bridge.js';
+import { needFaketime, wallClockAhead } from '../helpers/faketime.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { SseClient } from '../helpers/sse.js';
 import { waitFor } from '../helpers/wait.js';
@@ -84,15 +85,16 @@ describe('asks across a SIGKILL of the bridge', () => {
     expect((await windowState(third)).asks).toEqual([]);
   });
 
-  it('an async ask whose time ran out while the bridge was down ends timed out at the restart', async () => {
+  it('an async ask whose time ran out while the bridge was down ends timed out at the restart', async (ctx) => {
+    needFaketime(ctx);
     const dataDir = tempDir();
     const first = await spawnBridge(dataDir);
     const agent = await connectAgent(first.url, { clientName: 'late' });
     const asked = await callTool(agent, 'user_confirm', { prompt: 'Ship?', async: true, timeoutMs: 2000 });
     const { askId } = asked.structuredContent as { askId: string };
     await kill(first.child);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const second = await spawnBridge(dataDir);
+    // it comes back 3 s later by its wall clock: more than the ask's 2 s
+    const second = await spawnBridge(dataDir, { env: wallClockAhead(3) });
     expect((await windowState(second)).asks).toEqual([]);
     // the agent is told the time the human had, not what was left of it at the restart
     expect(await inboxOutcome(second, 'late', askId)).toMatchObject({
@@ -101,7 +103,8 @@ describe('asks across a SIGKILL of the bridge', () => {
     });
   });
 
-  it('a paused ask comes back paused, with the time it had when the human paused it', async () => {
+  it('a paused ask comes back paused, with the time it had when the human paused it', async (ctx) => {
+    needFaketime(ctx);
     const dataDir = tempDir();
     const first = await spawnBridge(dataDir);
     const agent = await connectAgent(first.url, { clientName: 'pauser' });
@@ -111,8 +114,8 @@ describe('asks across a SIGKILL of the bridge', () => {
     expect(paused.status).toBe(200);
     const left = (paused.body as { remainingMs: number }).remainingMs;
     await kill(first.child);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const second = await spawnBridge(dataDir);
+    // it comes back a minute later by its wall clock: a paused countdown loses none of it
+    const second = await spawnBridge(dataDir, { env: wallClockAhead(60) });
     const [card] = (await windowState(second)).asks;
     expect(card).toMatchObject({ askId, paused: true });
     expect(Math.abs((card?.remainingMs ?? 0) - left)).toBeLessThan(200);

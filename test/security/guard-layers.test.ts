@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { http, startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { windowClient } from '../helpers/window.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Issue 29: guards whose removal no test noticed. Each test here is the attack that guard stops, seen as the
@@ -77,26 +77,28 @@ describe('held pages: the event route and the open_file watcher each stop them',
 
   it('the watcher: an open_file of a held page that reaches it past the route starts no editor', async () => {
     const dir = tempDir();
-    const marker = join(dir, 'editor-ran');
+    // the editor copies each file it opens into `opened`, under its own name
+    const opened = tempDir();
     const source = join(dir, 'App.tsx');
+    const control = join(dir, 'Real.tsx');
     writeFileSync(source, 'export const App = () => null;\n');
-    const bridge = await startBridge({ openCmd: `cp {file} ${marker}` });
+    writeFileSync(control, 'export const Real = () => null;\n');
+    const bridge = await startBridge({ openCmd: `cp {file} ${opened}/` });
     const held = await ScriptedPage.connect(bridge.url, {
       url: 'https://evil.example/',
       origin: 'https://evil.example',
     });
     // the route drops it first; this is the layer behind it, so the event is put on the page bus directly
     bridge.context.pageEvents.emit({ pageId: held.pageId, type: 'open_file', payload: { file: source, line: 1 } });
-    await sleep(500);
-    expect(existsSync(marker)).toBe(false);
     const agent = await connectAgent(bridge.url);
     expect((await callTool(agent, 'bridge_status')).structuredContent).toMatchObject({
       droppedPageEvents: { held: { open_file: 1 } },
     });
-    // the control: the same event of an operable page does start it
+    // the control: the same event of an operable page, after it, does start it; the held page's had come first
     const real = await ScriptedPage.connect(bridge.url);
-    bridge.context.pageEvents.emit({ pageId: real.pageId, type: 'open_file', payload: { file: source, line: 1 } });
-    await waitFor(() => existsSync(marker), 5000, 'the editor command for the operable page');
+    bridge.context.pageEvents.emit({ pageId: real.pageId, type: 'open_file', payload: { file: control, line: 1 } });
+    await waitFor(() => existsSync(join(opened, 'Real.tsx')), 5000, 'the editor command for the operable page');
+    expect(readdirSync(opened)).toEqual(['Real.tsx']);
   });
 });
 

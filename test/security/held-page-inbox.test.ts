@@ -3,7 +3,7 @@ import type { InboxResult } from '../../bridge/protocol/index.js';
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Medium 3: a page held for approval (any website) must not put words in front of agents; what pages do say
@@ -27,7 +27,7 @@ async function inbox(agent: Awaited<ReturnType<typeof connectAgent>>): Promise<I
 }
 
 describe("held pages stay out of agents' inboxes", () => {
-  it("a held page's errors and open_file are dropped and counted; a subscribed agent reads nothing", async () => {
+  it("a held page's errors and open_file are dropped and counted; a subscribed agent reads nothing of them", async () => {
     const bridge = await startBridge();
     const agent = await subscribedAgent(bridge.url, 'subscriber');
     const held = await ScriptedPage.connect(bridge.url, {
@@ -43,9 +43,16 @@ describe("held pages stay out of agents' inboxes", () => {
       204,
     );
     expect((await post('open_file', { file: '/etc/passwd', line: 7 })).status).toBe(204);
-    await sleep(1500);
+    // an operable page's error after them: once the agent has it, the held page's would have arrived before it
+    const witness = await ScriptedPage.connect(bridge.url);
+    const witnessed = await http(`${bridge.url}/bridge/event`, {
+      body: { pageId: witness.pageId, secret: witness.secret, type: 'page_error', payload: pageError('witness') },
+    });
+    expect(witnessed.status).toBe(204);
+    await waitFor(() => bridge.context.inbox.unread('subscriber') > 0, 5000, "the operable page's error");
 
-    expect((await inbox(agent)).messages).toEqual([]);
+    const texts = (await inbox(agent)).messages.map((m) => m.text);
+    expect(texts.filter((text) => !text?.includes(`on page ${witness.pageId} `))).toEqual([]);
     const status = await callTool(agent, 'bridge_status');
     expect(resultText(status)).not.toContain('IMPORTANT SYSTEM NOTE');
     expect(status.structuredContent).toMatchObject({

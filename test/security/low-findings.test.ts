@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** The low findings of issue 16, each as the attack that worked before. */
 
@@ -72,8 +72,9 @@ describe('low findings', () => {
     const root = tempDir();
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'src', 'App.tsx'), '');
-    const marker = join(tempDir(), 'editor-ran');
-    const bridge = await startBridge({ projectRoot: root, openCmd: `cp {file} ${marker}` });
+    // the editor copies each file it opens into `opened`, under its own name
+    const opened = tempDir();
+    const bridge = await startBridge({ projectRoot: root, openCmd: `cp {file} ${opened}/` });
     const agent = await connectAgent(bridge.url);
     const inside = await callTool(agent, 'file_stat', { path: join(root, 'src', 'App.tsx') });
     expect(inside.structuredContent).toMatchObject({ exists: true, type: 'file' });
@@ -93,9 +94,9 @@ describe('low findings', () => {
         body: { pageId: page.pageId, secret: page.secret, type: 'open_file', payload: { file } },
       });
     expect((await open(outsideFile)).status).toBe(204);
-    await sleep(1000);
-    expect(existsSync(marker)).toBe(false);
     expect((await open(join(root, 'src', 'App.tsx'))).status).toBe(204);
-    await waitFor(() => existsSync(marker), 5000, 'the editor for a file inside the root');
+    await waitFor(() => existsSync(join(opened, 'App.tsx')), 5000, 'the editor for a file inside the root');
+    // the file outside was asked for first: had the editor been started for it, it had been started before
+    expect(readdirSync(opened)).toEqual(['App.tsx']);
   });
 });

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFile, type Runner } from '../../bridge/pages/open-file.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Medium 7: the file name comes from a web page. Only regular text/source files open (an allow-list, checked on
@@ -109,8 +109,9 @@ describe('open_file opens only text and source files', () => {
 
   it('end to end: an Alt+click event naming a symlinked .desktop file runs nothing, a source file runs the editor', async () => {
     const dir = tempDir();
-    const marker = join(dir, 'editor-ran');
-    const bridge = await startBridge({ openCmd: `cp {file} ${marker}` });
+    // the editor copies each file it opens into `opened`, under its own name
+    const opened = tempDir();
+    const bridge = await startBridge({ openCmd: `cp {file} ${opened}/` });
     const launcher = join(dir, 'launcher.desktop');
     writeFileSync(launcher, '[Desktop Entry]\nExec=sh -c "touch /tmp/pwned"\n');
     symlinkSync(launcher, join(dir, 'Button.txt'));
@@ -122,9 +123,9 @@ describe('open_file opens only text and source files', () => {
         body: { pageId: page.pageId, secret: page.secret, type: 'open_file', payload: { file } },
       });
     expect((await event(join(dir, 'Button.txt'))).status).toBe(204);
-    await sleep(1000);
-    expect(existsSync(marker)).toBe(false);
     expect((await event(source)).status).toBe(204);
-    await waitFor(() => existsSync(marker), 5000, 'the editor command for the source file');
+    await waitFor(() => existsSync(join(opened, 'Button.tsx')), 5000, 'the editor command for the source file');
+    // the link was asked for first: had the editor been started for it, it had been started before
+    expect(readdirSync(opened)).toEqual(['Button.tsx']);
   });
 });

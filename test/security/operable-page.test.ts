@@ -1,11 +1,11 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
 import { SseClient } from '../helpers/sse.js';
-import { sleep, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
 
 /**
@@ -14,29 +14,39 @@ import { launchBrowserWithEvilSite, serveEvil } from './evil-site.js';
  * legacy page never opens files or reaches agents' inboxes.
  */
 
-/** A bridge whose editor command leaves a marker file when it runs (`cp <file> <marker>`, no shell). */
+/**
+ * A bridge whose editor command copies each file it opens into `opened`, under its own name (`cp <file> <opened>/`,
+ * no shell): what the website's page asks to open is `source` (App.tsx).
+ */
 async function bridgeWithMarker() {
   const dir = tempDir();
-  const marker = join(dir, 'editor-ran');
+  const opened = tempDir();
   const source = join(dir, 'App.tsx');
   writeFileSync(source, 'export const App = () => null;\n');
-  const bridge = await startBridge({ openCmd: `cp {file} ${marker}` });
-  return { bridge, marker, source };
+  const bridge = await startBridge({ openCmd: `cp {file} ${opened}/` });
+  return { bridge, opened, source };
 }
 
-/** The control that shows the marker can appear: a real loopback page with its secret opens the file. */
-async function expectEditorRunsForARealPage(bridgeUrl: string, marker: string, source: string): Promise<void> {
+/**
+ * The control that shows the editor can run: a real loopback page with its secret opens Real.tsx, asked for after
+ * the website's page asked for its file. Once Real.tsx is opened, the website's file would have been before it: it
+ * was not, nothing else was opened.
+ */
+async function expectEditorRunsOnlyForARealPage(bridgeUrl: string, opened: string): Promise<void> {
+  const control = join(tempDir(), 'Real.tsx');
+  writeFileSync(control, 'export const Real = () => null;\n');
   const real = await ScriptedPage.connect(bridgeUrl);
   const posted = await http(`${bridgeUrl}/bridge/event`, {
-    body: { pageId: real.pageId, secret: real.secret, type: 'open_file', payload: { file: source, line: 1 } },
+    body: { pageId: real.pageId, secret: real.secret, type: 'open_file', payload: { file: control, line: 1 } },
   });
   expect(posted.status).toBe(204);
-  await waitFor(() => existsSync(marker), 5000, 'the editor command for the real page');
+  await waitFor(() => existsSync(join(opened, 'Real.tsx')), 5000, 'the editor command for the real page');
+  expect(readdirSync(opened)).toEqual(['Real.tsx']);
 }
 
 describe('a website does not get an operable page', () => {
   it('a sandboxed iframe (Origin: null) claiming a localhost URL is held, and its open_file runs nothing', async () => {
-    const { bridge, marker, source } = await bridgeWithMarker();
+    const { bridge, opened, source } = await bridgeWithMarker();
     const claim = `fetch(${JSON.stringify(bridge.url)} + '/bridge/claim', { method: 'POST', headers: { 'content-type': 'text/plain' },
       body: JSON.stringify({ instanceId: 'sandboxed-1', pageKey: 'k', url: 'http://localhost:3000/' }) })
       .then((r) => r.json()).then((a) => parent.postMessage(a, '*'))`;
@@ -69,13 +79,11 @@ describe('a website does not get an operable page', () => {
       `fetch(${JSON.stringify(bridge.url)} + '/bridge/event', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' },
         body: JSON.stringify({ pageId: ${JSON.stringify(answer.pageId)}, secret: ${JSON.stringify(answer.secret)}, type: 'open_file', payload: { file: ${JSON.stringify(source)} } }) })`,
     );
-    await sleep(1000);
-    expect(existsSync(marker)).toBe(false);
-    await expectEditorRunsForARealPage(bridge.url, marker, source);
+    await expectEditorRunsOnlyForARealPage(bridge.url, opened);
   });
 
   it('an <img> pointing at the page stream opens no page, and open_file naming page ids without a secret runs nothing', async () => {
-    const { bridge, marker, source } = await bridgeWithMarker();
+    const { bridge, opened, source } = await bridgeWithMarker();
     const stream = `${bridge.url}/bridge/sse?role=page&instanceId=img-1&url=${encodeURIComponent('http://localhost:3000/')}`;
     const evil = await serveEvil({
       '/': `<!doctype html><img src="${stream}"><script>
@@ -91,15 +99,15 @@ describe('a website does not get an operable page', () => {
     const tab = await (await launchBrowserWithEvilSite()).newPage();
     await tab.goto(`${evil.evilUrl}/`);
     await tab.waitForFunction('window.done === true', undefined, { timeout: 10_000 });
-    await sleep(1000);
+    // the bridge answered the <img>'s request (a stream it had opened would keep it loading)
+    await tab.waitForFunction("document.querySelector('img').complete", undefined, { timeout: 10_000 });
 
     expect(bridge.context.pages.all().map((p) => p.instanceId)).not.toContain('img-1');
-    expect(existsSync(marker)).toBe(false);
-    await expectEditorRunsForARealPage(bridge.url, marker, source);
+    await expectEditorRunsOnlyForARealPage(bridge.url, opened);
   });
 
   it('a legacy page on a loopback origin connects, but never opens files, never reaches inboxes, and answers only to its own origin', async () => {
-    const { bridge, marker, source } = await bridgeWithMarker();
+    const { bridge, opened, source } = await bridgeWithMarker();
     const origin = 'http://localhost:5173';
     const legacy = await SseClient.open(`${bridge.url}/bridge/sse?role=page&instanceId=old-1&url=${origin}/`, {
       origin,
@@ -122,11 +130,22 @@ describe('a website does not get an operable page', () => {
     ];
     expect((await event('page_error', error, origin)).status).toBe(204);
     expect((await event('open_file', { file: source, line: 1 }, origin)).status).toBe(204);
-    await sleep(1500);
+    // a real page's error after the legacy page's: once the agent has it, the legacy page's would have come first
+    const witness = await ScriptedPage.connect(bridge.url);
+    const witnessed = await http(`${bridge.url}/bridge/event`, {
+      body: {
+        pageId: witness.pageId,
+        secret: witness.secret,
+        type: 'page_error',
+        payload: [{ ...error[0], message: 'witness' }],
+      },
+    });
+    expect(witnessed.status).toBe(204);
+    await waitFor(() => bridge.context.inbox.unread('listener') > 0, 5000, "the real page's error");
 
-    expect(existsSync(marker)).toBe(false);
     const read = await callTool(agent, 'aiti_inbox');
-    expect((read.structuredContent as { messages: unknown[] }).messages).toEqual([]);
+    const texts = (read.structuredContent as { messages: Array<{ text: string }> }).messages.map((m) => m.text);
+    expect(texts.filter((text) => !text.includes(`on page ${witness.pageId} `))).toEqual([]);
     const status = (await callTool(agent, 'bridge_status')).structuredContent as {
       droppedPageEvents: { legacy: Record<string, number> };
     };
@@ -134,7 +153,7 @@ describe('a website does not get an operable page', () => {
     // its console still reaches page_logs, where the agent asks for it
     const logs = await callTool(agent, 'page_logs', { pageId, level: 'error' });
     expect(resultText(logs)).toContain('IMPORTANT SYSTEM NOTE');
-    await expectEditorRunsForARealPage(bridge.url, marker, source);
+    await expectEditorRunsOnlyForARealPage(bridge.url, opened);
   });
 
   it('a page without a secret from a foreign origin, a null origin or no origin is refused', async () => {

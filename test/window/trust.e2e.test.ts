@@ -20,7 +20,7 @@ async function agent(url: string, agentId: string): Promise<Client> {
 const outcome = (result: unknown) => AskOutcome.parse((result as { structuredContent?: unknown }).structuredContent);
 
 describe('the Enter race', () => {
-  it('a card that arrives 150 ms before Enter is not answered: Enter goes to the card the human was on', async () => {
+  it('a card that arrives just before Enter (still settling) is not answered: Enter goes to the card the human was on', async () => {
     const bridge = await startBridge();
     const claude = await agent(bridge.url, 'claude');
     const cursor = await agent(bridge.url, 'cursor');
@@ -31,8 +31,8 @@ describe('the Enter race', () => {
       arguments: { prompt: 'Delete the staging bucket?', timeoutMs: 60_000 },
     });
     const confirmCard = page.getByRole('article', { name: 'Confirm from claude' });
-    await confirmCard.waitFor();
-    await page.waitForTimeout(1100); // the human reads it
+    // the human reads it: the card shows keys count on it once it has been on screen a moment
+    await confirmCard.and(page.locator('[data-keys="ready"]')).waitFor();
     await page.locator('body').focus();
     await page.keyboard.press('1'); // "Yes" on the card the human read
     await confirmCard.and(page.locator('.is-active')).waitFor();
@@ -43,13 +43,15 @@ describe('the Enter race', () => {
       .finally(() => (inputSettled = true));
     const inputCard = page.getByRole('article', { name: 'Input from cursor' });
     await inputCard.waitFor();
-    await page.waitForTimeout(150);
+    expect(await inputCard.getAttribute('data-keys'), 'the new card arrived moments before Enter').toBe('settling');
     await page.keyboard.press('Enter');
 
     // Enter answered the card the human was on, with what they picked there
     expect(outcome(await confirm)).toMatchObject({ status: 'answered', value: true });
-    // the new card is still open, unanswered, and did not become active by itself
-    await page.waitForTimeout(500);
+    // the new card is still open, unanswered, and did not become active by itself: not when the answered card
+    // turned into its ending, nor when the new one settled
+    await confirmCard.and(page.locator('.ended')).waitFor();
+    await inputCard.and(page.locator('[data-keys="ready"]')).waitFor();
     expect(inputSettled).toBe(false);
     expect(bridge.context.asks.views().map((a) => a.kind)).toEqual(['user_input']);
     expect(await inputCard.getAttribute('aria-current')).toBeNull();
@@ -84,8 +86,8 @@ describe('the Enter race', () => {
       command: { cmd: 'Runtime.evaluate', args: { expression: 'localStorage.clear()' } },
     });
     const card = page.getByRole('article', { name: 'Page command from claude' });
-    await card.waitFor();
-    await page.waitForTimeout(1100);
+    // a long read: the card has been on screen past the moment after which keys count
+    await card.and(page.locator('[data-keys="ready"]')).waitFor();
     await card.click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('1');
     await page.keyboard.press('Enter');

@@ -75,7 +75,8 @@ describe('the window against a real bridge', () => {
       .getByTestId('countdown')
       .filter({ hasText: /^\d:\d\d$/ })
       .waitFor();
-    await page.waitForTimeout(1000); // keys answer a card once it has been on screen a moment
+    // keys answer a card once it has been on screen a moment, which the card shows
+    await card.and(page.locator('[data-keys="ready"]')).waitFor();
     await page.keyboard.press('Escape');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('4');
