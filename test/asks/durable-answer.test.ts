@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
 import { systemClock, type Clock } from '../../bridge/asks/countdown.js';
-import { journalLedger } from '../../bridge/asks/record.js';
 import { ReplayedAsks } from '../../bridge/asks/replayed.js';
 import { createLogger } from '../../bridge/log.js';
 import type { AskUpdate } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
 import { FaultyDisk } from '../helpers/faulty-disk.js';
-import { openInbox } from '../helpers/inbox.js';
+import { askLedger, openInbox } from '../helpers/inbox.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -18,17 +16,7 @@ const log = createLogger('test', 'silent');
 function compose(dir: string, disk?: FaultyDisk, clock: Clock = systemClock) {
   const found = new ReplayedAsks();
   const { inbox, journal } = openInbox(dir, { log, asks: found, ...(disk ? { disk } : {}) });
-  const asks = new Asks(
-    { broadcast: () => undefined },
-    clock,
-    journalLedger({
-      journal,
-      inbox,
-      agents: new AgentRegistry(60_000),
-      images: { readAll: () => Promise.resolve([]) },
-      log,
-    }),
-  );
+  const asks = new Asks({ broadcast: () => undefined }, clock, askLedger(journal, inbox, log));
   return { inbox, asks, found };
 }
 
@@ -154,13 +142,7 @@ describe('decisions that change nothing write nothing', () => {
     const asks = new Asks(
       { broadcast: (event, data) => (event === 'ask_update' ? updates.push(data as AskUpdate) : undefined) },
       systemClock,
-      journalLedger({
-        journal,
-        inbox,
-        agents: new AgentRegistry(60_000),
-        images: { readAll: () => Promise.resolve([]) },
-        log,
-      }),
+      askLedger(journal, inbox, log),
     );
     const ask = asks.create({ kind: 'user_confirm', agentId: 'claude', prompt: 'Ship it?' });
     await ask.opened;

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_TIMEOUT_MS, type StateEvent } from '../../bridge/protocol/index.js';
+import { CLIENT_TIMEOUT_MS } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
 import { callTool, connectAgent, resultText } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
+import { windowState } from '../helpers/window.js';
 
-/** The asks the window is shown now, read from a fresh stream's `state`. */
-async function openAsks(url: string): Promise<StateEvent['asks']> {
-  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state.asks;
-}
+const openAsks = async (url: string) => (await windowState(url, CHILD_TOKEN)).asks;
 
 /**
  * A sync ask handed over to the inbox because its client was about to stop waiting (Asks.handOver) told the agent

@@ -2,21 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
-import { journalLedger } from '../../bridge/asks/record.js';
 import { createLogger } from '../../bridge/log.js';
-import {
-  AskOpened,
-  AskQuestion,
-  AskRecord,
-  AskView,
-  type MessagesAnswer,
-  type StateEvent,
-} from '../../bridge/protocol/index.js';
+import { AskOpened, AskQuestion, AskRecord, AskView, type MessagesAnswer } from '../../bridge/protocol/index.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
-import { openInbox } from '../helpers/inbox.js';
-import { SseClient } from '../helpers/sse.js';
+import { askLedger, openInbox } from '../helpers/inbox.js';
+import { windowState } from '../helpers/window.js';
 
 /**
  * An ask's question is written once (bridge/protocol/asks.ts `AskQuestion`, issue #43): the card the window shows,
@@ -64,13 +55,6 @@ function journalLines(dir: string): Array<{ type: string; ask?: unknown }> {
     .map((line) => JSON.parse(line) as { type: string; ask?: unknown });
 }
 
-async function windowState(url: string, token: string): Promise<StateEvent> {
-  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${token}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state;
-}
-
 describe('an ask question', () => {
   it('the sample asks every field of the question, as the question schema accepts it', () => {
     expect(FIELDS.length).toBeGreaterThan(5);
@@ -82,13 +66,7 @@ describe('an ask question', () => {
     const dataDir = tempDir();
     const sessions = join(dataDir, 'aiti-bridge', 'sessions');
     const { inbox, journal } = openInbox(sessions, { log });
-    const ledger = journalLedger({
-      journal,
-      inbox,
-      agents: new AgentRegistry(60_000),
-      images: { readAll: () => Promise.resolve([]) },
-      log,
-    });
+    const ledger = askLedger(journal, inbox, log);
     const cards: unknown[] = [];
     const asks = new Asks(
       { broadcast: (event, data) => void (event === 'ask' && cards.push(data)) },

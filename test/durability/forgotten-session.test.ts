@@ -1,12 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StateEvent } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
 import { waitFor } from '../helpers/wait.js';
+import { windowState } from '../helpers/window.js';
 
 /**
  * Finding 5 of issue 37, the way it hung in a traced run: a client opened its session just before the bridge was
@@ -16,12 +15,7 @@ import { waitFor } from '../helpers/wait.js';
  */
 const CLIENT_TIMEOUT_MS = 60_000;
 
-async function openAsks(url: string): Promise<number> {
-  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state.asks.length;
-}
+const openAsks = async (url: string) => (await windowState(url, CHILD_TOKEN)).asks.length;
 
 describe('a call across a restart that forgot its session (issue 37, finding 5)', () => {
   it('ends with "its answer is lost", not at the client’s time-out', async () => {

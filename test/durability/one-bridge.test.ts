@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
+import type { MessagesAnswer } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, spawnBridge, type ChildBridge } from '../helpers/child-bridge.js';
 import { cli } from '../helpers/cli.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
+import { windowState as readWindowState } from '../helpers/window.js';
 
 /**
  * Finding 2 of issue 37: a second bridge on the same data dir (the desktop app and `npm run bridge`) replayed the
@@ -30,12 +30,7 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-async function windowState(bridge: ChildBridge): Promise<StateEvent> {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state;
-}
+const windowState = (bridge: ChildBridge) => readWindowState(bridge.url, CHILD_TOKEN);
 
 describe('one bridge per data dir (issue 37, finding 2)', () => {
   it('a second bridge, on the same port or another, names the first and touches nothing; its open ask stays open', async () => {

@@ -2,14 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import type { StateEvent } from '../../bridge/protocol/index.js';
 import { http, onCleanup, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN } from '../helpers/child-bridge.js';
 import { BIN } from '../helpers/cli.js';
 import { connectAgent } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
 import { needStrace } from '../helpers/strace.js';
 import { waitFor } from '../helpers/wait.js';
+import { windowState } from '../helpers/window.js';
 
 /**
  * Finding 5 of issue 37: calls hung across a slow restart. The official SDK client resumes a broken Streamable HTTP
@@ -87,12 +86,7 @@ async function slowBridge(dataDir: string, port: number): Promise<Slow> {
   return { strace, url, pid };
 }
 
-async function openAsks(url: string): Promise<number> {
-  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state.asks.length;
-}
+const openAsks = async (url: string) => (await windowState(url, CHILD_TOKEN)).asks.length;
 
 describe('calls across slow restarts (issue 37, finding 5)', () => {
   it(`over ${RESTARTS} SIGKILL restarts under load, no SDK Streamable HTTP call waits for its client's time-out`, async (ctx) => {

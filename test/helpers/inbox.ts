@@ -1,3 +1,5 @@
+import { AgentRegistry } from '../../bridge/agents/registry.js';
+import { journalLedger } from '../../bridge/asks/record.js';
 import type { JournalDisk } from '../../bridge/journal/disk.js';
 import type { AskLines } from '../../bridge/journal/lines.js';
 import { JournalReplay } from '../../bridge/journal/replay.js';
@@ -51,4 +53,15 @@ export async function pushAtOnce(
     ok: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.id] : [])),
     refused: settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : [])),
   };
+}
+
+/** The asks' ledger over an inbox and its journal, as the bridge builds it (no agents yet, no stored images). */
+export function askLedger(journal: JournalWriter, inbox: Inbox, log: Logger = createLogger('test', 'silent')) {
+  return journalLedger({
+    journal,
+    inbox,
+    agents: new AgentRegistry(60_000),
+    images: { readAll: () => Promise.resolve([]) },
+    log,
+  });
 }

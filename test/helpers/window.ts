@@ -14,3 +14,13 @@ export async function windowClient(bridge: Bridge) {
     act: (body: Record<string, unknown>) => http(`${bridge.url}/bridge/answer`, { token: bridge.token, body }),
   };
 }
+
+/** What the window is shown when it connects (its first `state` event), read once: the open asks, agents, pages. */
+export async function windowState(url: string, token: string): Promise<StateEvent> {
+  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${encodeURIComponent(token)}`);
+  try {
+    return (await stream.next('state')).data as StateEvent;
+  } finally {
+    stream.close();
+  }
+}

@@ -1,15 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../bridge/agents/registry.js';
 import { Asks } from '../../bridge/asks/asks.js';
-import { journalLedger } from '../../bridge/asks/record.js';
 import { createLogger } from '../../bridge/log.js';
 import type { Bridge } from '../../bridge/bridge.js';
-import type { MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
+import type { MessagesAnswer } from '../../bridge/protocol/index.js';
 import { http, startBridge, tempDir } from '../helpers/bridge.js';
-import { openInbox } from '../helpers/inbox.js';
+import { askLedger, openInbox } from '../helpers/inbox.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { SseClient } from '../helpers/sse.js';
+import { windowState as readWindowState } from '../helpers/window.js';
 
 /**
  * What a bridge started on a data dir finds of the asks its journal holds. The run before it is the bridge's own
@@ -26,22 +24,11 @@ function firstRun(dataDir: string) {
   clock.stepWall(Date.now() - clock.wallNow());
   const now = () => new Date(clock.wallNow());
   const { inbox, journal } = openInbox(join(dataDir, 'aiti-bridge', 'sessions'), { log, now });
-  const ledger = journalLedger({
-    journal,
-    inbox,
-    agents: new AgentRegistry(60_000),
-    images: { readAll: () => Promise.resolve([]) },
-    log,
-  });
+  const ledger = askLedger(journal, inbox, log);
   return { clock, inbox, asks: new Asks({ broadcast: () => undefined }, clock, ledger) };
 }
 
-async function windowState(bridge: Bridge): Promise<StateEvent> {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${bridge.token}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state;
-}
+const windowState = (bridge: Bridge) => readWindowState(bridge.url, bridge.token);
 
 async function answersIn(bridge: Bridge, agentId: string): Promise<MessagesAnswer['messages']> {
   const res = await http(`${bridge.url}/bridge/messages?agentId=${agentId}&limit=1000`, { token: bridge.token });

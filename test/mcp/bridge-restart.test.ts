@@ -1,20 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { InboxResult, StateEvent } from '../../bridge/protocol/index.js';
+import type { InboxResult } from '../../bridge/protocol/index.js';
 import { tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
-import { SseClient } from '../helpers/sse.js';
 import { callTool, connectAgent, resultText, type AgentTransportKind } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { SturdyPage } from '../reliability/sturdy-page.js';
+import { windowState } from '../helpers/window.js';
 
-/** How many cards the window shows now. */
-async function openAsks(url: string): Promise<number> {
-  const stream = await SseClient.open(`${url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state.asks.length;
-}
+const openAsks = async (url: string) => (await windowState(url, CHILD_TOKEN)).asks.length;
 
 /** Far longer than a restart takes: a call still open when it runs out is a hang. */
 const CALL_TIMEOUT_MS = 25_000;

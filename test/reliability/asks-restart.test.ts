@@ -1,20 +1,15 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AskOutcome, AskRecord, InboxResult, MessagesAnswer, StateEvent } from '../../bridge/protocol/index.js';
+import type { AskOutcome, AskRecord, InboxResult, MessagesAnswer } from '../../bridge/protocol/index.js';
 import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge, type ChildBridge } from '../helpers/child-bridge.js';
 import { needFaketime, wallClockAhead } from '../helpers/faketime.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
-import { SseClient } from '../helpers/sse.js';
 import { waitFor } from '../helpers/wait.js';
+import { windowState as readWindowState } from '../helpers/window.js';
 
-async function windowState(bridge: ChildBridge): Promise<StateEvent> {
-  const stream = await SseClient.open(`${bridge.url}/bridge/sse?role=ai&token=${CHILD_TOKEN}`);
-  const state = (await stream.next('state')).data as StateEvent;
-  stream.close();
-  return state;
-}
+const windowState = (bridge: ChildBridge) => readWindowState(bridge.url, CHILD_TOKEN);
 
 async function historyOf(bridge: ChildBridge, agentId: string): Promise<MessagesAnswer['messages']> {
   const res = await http(`${bridge.url}/bridge/messages?agentId=${agentId}&limit=1000`, { token: CHILD_TOKEN });
