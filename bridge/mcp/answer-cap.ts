@@ -6,9 +6,11 @@ import type { ToolDefinition, ToolResult } from './tool.js';
 /**
  * Every tool answer keeps to the budget aiti_inbox, page_logs and page_network page by (tools/budget.ts): at most
  * ANSWER_BYTES of text, ANSWER_BYTES of structured JSON and IMAGE_BYTES of images. Those three never need this; for
- * the rest (a DOM.getHTML of a large page, a Runtime.evaluate that returns megabytes, a full-page screenshot) it is
- * the backstop: what is over is cut, and the answer says how much there was and how to ask for less — one answer
- * never holds the megabytes that would stall the client, or its SSE stream (limits.ts sseBufferBytes).
+ * the rest it is the bridge's own bound on what a page sends. The page agent cuts a result at RESULT_CHAR_LIMIT
+ * characters, but characters are not bytes (a Chinese page's DOM.getHTML is over 400 KiB at that cut), and a page
+ * that does not run our agent answers with whatever it likes, up to the 16 MiB a result body may be. What is over is
+ * cut, and the answer says how much there was and how to ask for less — one answer never holds the megabytes that
+ * would stall the client, or its SSE stream (limits.ts sseBufferBytes).
  */
 export function capAnswer(result: ToolResult, tool: Pick<ToolDefinition, 'name' | 'narrower'>): ToolResult {
   const narrower = tool.narrower ?? 'ask for less';
@@ -43,7 +45,8 @@ export function capAnswer(result: ToolResult, tool: Pick<ToolDefinition, 'name' 
     });
     if (images.length < result.images.length) capped = { ...capped, images };
   }
-  if (!notes.length) return result;
+  // the body is written out once, here: the dispatcher sends `text`
+  if (!notes.length) return result.text === undefined ? { ...result, text: body } : result;
   return { ...capped, text: [capped.text ?? body, ...notes].join('\n') };
 }
 

@@ -7,6 +7,9 @@ import { MAX_IMAGE_BYTES, type InboxResult, type Json, type LogEntry } from '../
 import { http, startBridge } from '../helpers/bridge.js';
 import { callTool, connectAgent } from '../helpers/mcp.js';
 import { ScriptedPage } from '../helpers/scripted-page.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { serveFixture } from '../fixtures/server.js';
+import { agentTag, ensurePageAgentBuilt, openPage } from '../page/harness.js';
 
 /**
  * Finding 6 of issue 37: answers without a size — five pushes of four 3 MB images made one 80 MiB aiti_inbox answer,
@@ -166,4 +169,24 @@ describe('every answer has a byte budget (issue 37, finding 6)', () => {
       ),
     });
   });
+
+  it('a real page in Chinese: the page agent’s own 200,000-character cut is over 400 KiB of UTF-8, and the bridge cuts it to the budget', async () => {
+    await ensurePageAgentBuilt();
+    const bridge = await startBridge();
+    // the rows are written by the page's own script, as an app renders a long list; the page agent cuts its answer at
+    // RESULT_CHAR_LIMIT characters, which in Chinese is three bytes each
+    const site = await serveFixture({
+      '/': `<!doctype html><html><head><title>Orders</title>${agentTag(bridge)}</head><body><main id="rows"></main>
+<script>document.getElementById('rows').innerHTML = '<p>订单明细第一行客户地址</p>'.repeat(100000);</script>
+</body></html>`,
+    });
+    const { newPage } = await launchBrowser();
+    const page = await openPage(bridge, await newPage(), `${site.url}/`);
+    const agent = await connectAgent(bridge.url, { clientName: 'claude' });
+    const html = await callTool(agent, 'page_exec', { pageId: page.pageId, cmd: 'DOM.getHTML' });
+    withinBudget(html);
+    const text = html.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(text).toContain('<p>订单明细第一行客户地址</p>');
+    expect(text).toMatch(/\[cut: this answer had \d{3} KiB; one answer holds 256 KiB: pass a target/);
+  }, 60_000);
 });
