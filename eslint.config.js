@@ -25,6 +25,7 @@ const kernel = [
   'bridge/log.ts',
   'bridge/loopback.ts',
   'bridge/private-files.ts',
+  'bridge/process-alive.ts',
   'bridge/token.ts',
   'bridge/version.ts',
 ];
@@ -207,7 +208,8 @@ const importRules = [
   },
   {
     files: ['bridge/register/**/*.ts'],
-    allow: ['bridge/register/', 'jsonc-parser', 'smol-toml', 'node:*'],
+    // whether the process that left a temporary file beside a config still runs: the same rule as the data dir's
+    allow: ['bridge/register/', 'bridge/process-alive.ts', 'jsonc-parser', 'smol-toml', 'node:*'],
     why: "--register-shim edits MCP clients' config files and needs nothing of the running bridge",
   },
   {

@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PORT, defaultDataDir } from './config.js';
 import { replaceFile } from './private-files.js';
+import { isRunning } from './process-alive.js';
 
 /**
  * What a running bridge writes into its data dir (`<data-dir>/aiti-bridge/running.json`, 0600) once it listens,
@@ -47,17 +48,7 @@ export function readRunningRecord(dataDir: string): RunningRecord | undefined {
   const record = parsed as Partial<RunningRecord>;
   if (typeof record.pid !== 'number' || typeof record.url !== 'string' || !/^https?:\/\//.test(record.url))
     return undefined;
-  return alive(record.pid) ? (record as RunningRecord) : undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as somebody else (the data dir is private, so hardly; still a process, not a stale file)
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return isRunning(record.pid) ? (record as RunningRecord) : undefined;
 }
 
 /** Where the bridge was found, and how: said to the person so a wrong guess is visible. */

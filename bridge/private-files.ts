@@ -3,6 +3,7 @@ import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:f
 import { link, mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Unavailable } from './errors.js';
+import { isRunning } from './process-alive.js';
 
 /**
  * Files only this user may read: the data dir and what is in it (tokens, journals, agent ids, allowed origins),
@@ -128,16 +129,6 @@ export function leftoverOwner(name: string): number | undefined {
     if (pid !== undefined) return Number(pid);
   }
   return undefined;
-}
-
-/** Whether a process of that id is running (one of another user is, too). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

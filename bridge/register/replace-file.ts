@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { isRunning } from '../process-alive.js';
 
 /** How many dated backups of one config file are kept beside it; older ones are deleted. */
 export const BACKUPS_KEPT = 5;
@@ -97,17 +98,8 @@ function collectTemps(target: string): void {
   }
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1] ?? NaN);
-    if (!Number.isInteger(pid) || pid === process.pid || running(pid)) continue;
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
     rmSync(join(dirname(target), name), { force: true });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

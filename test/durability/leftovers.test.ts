@@ -7,6 +7,7 @@ import { http, tempDir } from '../helpers/bridge.js';
 import { CHILD_TOKEN, kill, spawnBridge } from '../helpers/child-bridge.js';
 import { BIN, cli } from '../helpers/cli.js';
 import { connectAgent } from '../helpers/mcp.js';
+import { zombie } from '../helpers/processes.js';
 import { attach, needStrace } from '../helpers/strace.js';
 
 /**
@@ -59,6 +60,8 @@ describe('what a killed process leaves behind (issue 37, finding 9)', () => {
     writeFileSync(join(appDir, 'page-ids.jsonl.999999.tmp'), 'x'.repeat(1_000_000));
     writeFileSync(join(appDir, '.quick-replies.json.aiti-999999-0badf00d.tmp'), '{"replies":[');
     writeFileSync(join(appDir, '.write-check-999999'), 'ok\n');
+    // one whose process ended but was never reaped (a container without an init that reaps): its pid still answers
+    writeFileSync(join(appDir, `.sessions.json.aiti-${await zombie()}-0badf00d.tmp`), '{');
     expect(readdirSync(join(appDir, 'images'))).toHaveLength(2);
 
     const second = await spawnBridge(dataDir);

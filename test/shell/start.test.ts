@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
+import { runningInGroup } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureElectronBuilt } from './built.js';
 
@@ -35,14 +36,9 @@ function npmStart(args: string[], env: NodeJS.ProcessEnv) {
   return { child, output, stop, exited };
 }
 
-/** Whether any process of the group npmStart made is still running. */
+/** Whether any process of the group npmStart made still runs (a zombie left to a parent that never reaps has ended). */
 function groupAlive(pid: number | undefined): boolean {
-  try {
-    if (pid) process.kill(-pid, 0);
-    return Boolean(pid);
-  } catch {
-    return false;
-  }
+  return pid !== undefined && runningInGroup(pid).length > 0;
 }
 
 /** The environment of this machine without a display, or with one named. */
