@@ -83,6 +83,46 @@ describe('the list stays still under the hand', () => {
       .toBe(1);
   }, 60_000);
 
+  it('a button scrolled into view and clicked in one go (a screen reader, a script) answers: a scroll is no move', async () => {
+    const bridge = await startBridge();
+    const claude = await helloAgent(bridge.url, 'claude');
+    for (const prompt of ['Rename the branch?', 'Bump the version?', 'Tag the release?', 'Close the milestone?'])
+      await claude.callTool({ name: 'user_confirm', arguments: { prompt, async: true } });
+    await claude.callTool({ name: 'user_confirm', arguments: { prompt: 'publish the docs?', async: true } });
+    const page = await openWindowPage(bridge.uiUrl, { height: 400 });
+    const publish = page.locator('.card:not(.ended)').filter({ hasText: 'publish the docs?' });
+    await publish.waitFor();
+    expect(await publish.evaluate((card) => card.getBoundingClientRect().top > window.innerHeight)).toBe(true);
+    const answered = page.locator('.card.ended[data-outcome="answered"]').filter({ hasText: 'publish the docs?' });
+    /** from the top of the list, once the page has drawn it there: Yes scrolled into view and clicked at once */
+    const scrollAndClick = () =>
+      publish.evaluate(
+        (card) =>
+          new Promise<void>((resolve) => {
+            card.closest('.main-scroll')?.scrollTo(0, 0);
+            window.scrollTo(0, 0);
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() => {
+                const yes = Array.from(card.querySelectorAll('button')).find((b) => b.textContent?.endsWith('Yes'));
+                yes?.scrollIntoView({ block: 'center' });
+                yes?.click();
+                resolve();
+              }),
+            );
+          }),
+      );
+    // a card that really moved while the page laid itself out holds a click for a second: then the next one counts
+    await expect
+      .poll(
+        async () => {
+          if ((await answered.count()) === 0) await scrollAndClick().catch(() => undefined);
+          return answered.count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+  }, 60_000);
+
   it('a card being typed in keeps its place while a card above it ends', async () => {
     const bridge = await startBridge();
     const claude = await helloAgent(bridge.url, 'claude');
