@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning } from '../../bridge/process-alive.js';
 
-/** Whether the process that wrote `lock/pid` is gone (the run was killed while it built). */
+/** Whether the process that wrote `lock/pid` is gone (the run was killed while it built; a zombie is gone). */
 function abandoned(lock: string): boolean {
   let pid: number;
   try {
@@ -9,12 +10,7 @@ function abandoned(lock: string): boolean {
   } catch {
     return false; // just taken: its pid is on its way
   }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !isRunning(pid);
 }
 
 /**
