@@ -38,7 +38,7 @@ export function runningInGroup(pgid: number): number[] {
  */
 export async function zombie(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 0.01 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  onCleanup(() => parent.kill('SIGKILL'));
+  onCleanup(() => void parent.kill('SIGKILL'));
   const pid = await new Promise<number>((resolve) =>
     parent.stdout.once('data', (data: Buffer) => resolve(Number(data))),
   );
