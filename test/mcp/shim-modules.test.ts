@@ -33,7 +33,7 @@ describe('the stdio shim', () => {
     const foreign = modules.filter(
       (m) =>
         !m.startsWith('node:') &&
-        !/^(shim\/|protocol\/(headers|sse|closest)\.js$|(cli|config|locate|credentials|log|startup-error|version|prove-peer|token|private-files|errors)\.js$)/.test(
+        !/^(shim\/|protocol\/(headers|sse|closest)\.js$|(cli|config|locate|credentials|log|startup-error|version|prove-peer|token|private-files|process-alive|errors)\.js$)/.test(
           m,
         ),
     );
