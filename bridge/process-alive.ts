@@ -11,17 +11,21 @@ export function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return !isZombie(pid);
+  // gone between the signal and the read, or no /proc (not Linux): the signal's answer stands
+  return processStat(pid)?.state !== 'Z';
 }
 
-/** Linux's /proc/<pid>/stat gives the state after the name in parentheses (which may itself hold any byte). */
-function isZombie(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
+/**
+ * A Linux process's state letter (R, S, Z …) and process group, from /proc/<pid>/stat; undefined when it is gone
+ * or there is no /proc. They follow the name in parentheses, which may itself hold any byte.
+ */
+export function processStat(pid: number): { state: string; group: number } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
   } catch {
-    // gone between the signal and the read, or no /proc: the signal's answer stands
-    return false;
+    return undefined;
   }
+  const [state = '', , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state, group: Number(group) };
 }
