@@ -5,19 +5,24 @@ import type { ToolDefinition, ToolResult } from './tool.js';
 
 /**
  * Every tool answer keeps to the budget aiti_inbox, page_logs and page_network page by (tools/budget.ts): at most
- * ANSWER_BYTES of text, ANSWER_BYTES of structured JSON and IMAGE_BYTES of images. Those three never need this; for
- * the rest it is the bridge's own bound on what a page sends. The page agent cuts a result at RESULT_CHAR_LIMIT
- * characters, but characters are not bytes (a Chinese page's DOM.getHTML is over 400 KiB at that cut), and a page
- * that does not run our agent answers with whatever it likes, up to the 16 MiB a result body may be. What is over is
- * cut, and the answer says how much there was and how to ask for less — one answer never holds the megabytes that
- * would stall the client, or its SSE stream (limits.ts sseBufferBytes).
+ * ANSWER_BYTES of text, ANSWER_BYTES of structured JSON (to a client that asked for it) and IMAGE_BYTES of images.
+ * Those three never need this; for the rest it is the bridge's own bound on what a page sends. The page agent cuts
+ * a result at RESULT_CHAR_LIMIT characters, but characters are not bytes (a Chinese page's DOM.getHTML is over
+ * 400 KiB at that cut), and a page that does not run our agent answers with whatever it likes, up to the 16 MiB a
+ * result body may be. What is over is cut, and the answer says how much there was and how to ask for less — one
+ * answer never holds the megabytes that would stall the client, or its SSE stream (limits.ts sseBufferBytes).
  */
-export function capAnswer(result: ToolResult, tool: Pick<ToolDefinition, 'name' | 'narrower'>): ToolResult {
+export function capAnswer(
+  result: ToolResult,
+  tool: Pick<ToolDefinition, 'name' | 'narrower'>,
+  sendsStructured: boolean,
+): ToolResult {
   const narrower = tool.narrower ?? 'ask for less';
   const notes: string[] = [];
   const body = result.text ?? plainText(result.structured);
   const textBytes = bytesOf(body) + bytesOf(result.summary ?? '');
-  const structuredBytes = bytesOf(JSON.stringify(result.structured));
+  // the JSON is weighed only for a client that receives it (one that asked for structuredContent)
+  const structuredBytes = sendsStructured ? bytesOf(JSON.stringify(result.structured)) : 0;
   let capped = result;
   if (textBytes > ANSWER_BYTES || structuredBytes > ANSWER_BYTES) {
     const note = `[cut: this answer had ${kib(Math.max(textBytes, structuredBytes))} KiB; one answer holds ${kib(ANSWER_BYTES)} KiB: ${narrower}]`;

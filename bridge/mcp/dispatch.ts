@@ -47,7 +47,7 @@ export async function dispatch(
     return withNotice(failure(`${name}: ${message}`, field, call), call);
   }
   try {
-    return withNotice(toCallResult(capAnswer(await tool.handle(parsed.data, call), tool), call), call);
+    return withNotice(toCallResult(capAnswer(await tool.handle(parsed.data, call), tool, call.structured), call), call);
   } catch (error) {
     // the one list of expected errors: the bridge's own (ToolError, PageCommandError and the domain's are all
     // BridgeErrors); anything else is a bug, logged, and still answered as a tool error the agent can read

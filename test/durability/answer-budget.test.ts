@@ -159,6 +159,14 @@ describe('every answer has a byte budget (issue 37, finding 6)', () => {
     const text = big.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     expect(text).toContain('<p>lorem ipsum dolor</p>');
     expect(text).toMatch(/\[cut: this answer had \d+ KiB; one answer holds 256 KiB: pass a target/);
+    // as a model's client reads it (Claude Code, Codex, Gemini CLI ask for no structuredContent): the text is cut alike
+    const model = await connectAgent(bridge.url, { clientName: 'codex', structured: false });
+    const read = await callTool(model, 'page_exec', { pageId: page.pageId, cmd: 'DOM.getHTML' });
+    withinBudget(read);
+    expect(read.structuredContent).toBeUndefined();
+    expect(read.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toMatch(
+      /<p>lorem ipsum dolor<\/p>\n…\n\[cut: this answer had \d+ KiB; one answer holds 256 KiB: pass a target/,
+    );
 
     const screenshot = await callTool(agent, 'page_exec', { pageId: page.pageId, cmd: 'Page.screenshot' });
     withinBudget(screenshot);
