@@ -139,23 +139,33 @@ function sandboxArgs(binary) {
   return ['--no-sandbox'];
 }
 
+/**
+ * The signals that ask a program to stop (Ctrl+C, a service manager, a closed terminal). An Electron ended by one was
+ * stopped, not failed: a stop sent to the whole process group may reach Electron, and end it, before our own handler
+ * has run.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** Runs Electron; resolves with a reason to fall back if it fails to start, or never (it exits with Electron). */
 function launch(binary) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(binary, [MAIN, ...sandboxArgs(binary), ...bridgeArgs], { stdio: 'inherit' });
-    // a stop asked of us (Ctrl+C, SIGTERM) ends Electron and us with it: never a headless bridge behind it
+    // a stop asked of us or of Electron ends Electron and us with it: never a headless bridge behind it
     let stopping = false;
     const forward = (signal) => {
       stopping = true;
       child.kill(signal);
     };
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
+    for (const signal of STOP_SIGNALS) process.on(signal, forward);
     child.on('error', (error) => resolve(`Electron could not be run (${error.message})`));
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
+      for (const stop of STOP_SIGNALS) process.off(stop, forward);
+      if (signal && STOP_SIGNALS.includes(signal)) {
+        // end the way Electron did, so whoever ran npm start sees the stop it asked for
+        process.kill(process.pid, signal);
+        return;
+      }
       const failed = code !== 0 && code !== EXIT_TOLD_THE_HUMAN;
       if (failed && !stopping && Date.now() - started < EARLY_EXIT_MS) {
         resolve(`Electron exited at start (${signal ? `signal ${signal}` : `code ${code}`})`);

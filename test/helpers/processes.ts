@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { processStat } from '../../bridge/process-alive.js';
 import { onCleanup } from './bridge.js';
 import { waitFor } from './wait.js';
@@ -16,6 +16,21 @@ export function runningInGroup(pgid: number): number[] {
       const stat = processStat(pid);
       return stat?.group === pgid && stat.state !== 'Z';
     });
+}
+
+/** Each process as `pid state command line`, to say which ones a test found still running. */
+export function describeProcesses(pids: number[]): string {
+  return pids
+    .map((pid) => {
+      let command = '?';
+      try {
+        command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      } catch {
+        // gone since
+      }
+      return `${pid} ${processStat(pid)?.state ?? 'gone'} ${command}`;
+    })
+    .join('; ');
 }
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, onCleanup, startBridge, tempDir } from '../helpers/bridge.js';
-import { runningInGroup } from '../helpers/processes.js';
+import { describeProcesses, runningInGroup } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureElectronBuilt } from './built.js';
 
@@ -181,7 +181,28 @@ describe('npm start where Electron can start', () => {
     // stopped (SIGTERM to the group, as a terminal's Ctrl+C or a service manager does): everything ends, and no
     // headless bridge starts behind it though Electron ended early
     stop();
-    await waitFor(() => !groupAlive(child.pid), 20_000, 'npm start and all it started to end');
+    await waitFor(() => !groupAlive(child.pid), 20_000, 'npm start and all it started to end').catch((error: Error) => {
+      throw new Error(`${error.message}; still running: ${describeProcesses(runningInGroup(child.pid ?? 0))}`);
+    });
+    expect(output.stderr).not.toContain('headless');
+  });
+
+  it('when a stop reaches Electron before npm start, it ends with it and starts no headless bridge', async () => {
+    // a SIGTERM to the whole group (Ctrl+C, a service manager) may end Electron before npm start's own handler runs:
+    // Electron then ended by a signal in its first seconds, which is a stop, not a failed start
+    ensureElectronBuilt();
+    const fake = tempDir();
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\nkill -TERM $$\n');
+    chmodSync(join(fake, 'electron'), 0o755);
+    const { output, exited } = npmStart(
+      ['--port', '0', '--data-dir', tempDir()],
+      envWith({ DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake }),
+    );
+    let ended = false;
+    void exited.then(() => (ended = true));
+    await waitFor(() => ended, 20_000, 'npm start to end').catch((error: Error) => {
+      throw new Error(`${error.message}; it said:\n${output.stderr}`);
+    });
     expect(output.stderr).not.toContain('headless');
   });
 });
