@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { tempDir } from '../helpers/bridge.js';
 import { BIN } from '../helpers/cli.js';
 import { freePort, sshdUnavailable, startSshd } from '../helpers/sshd.js';
@@ -32,7 +32,8 @@ describe('the ssh recipe for a bridge on a dev box', () => {
       `${process.execPath} ${BIN} --port ${port} --data-dir ${dataDir}`,
     );
     await waitFor(() => answers(url), 30_000, 'the bridge on the dev box to answer');
-    expect(existsSync(join(dataDir, 'aiti-bridge', 'running.json'))).toBe(true);
+    // the record follows the listening socket (written and fsynced off the main thread): it may come a moment later
+    await waitFor(() => existsSync(join(dataDir, 'aiti-bridge', 'running.json')), 15_000, 'its running record');
 
     ssh.kill('SIGTERM'); // the laptop closes the session (a closed terminal, a dropped connection)
     await waitFor(async () => !(await answers(url)), 15_000, 'the bridge to end with its ssh session');
