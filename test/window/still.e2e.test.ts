@@ -75,7 +75,7 @@ describe('the list stays still under the hand', () => {
     await expect
       .poll(
         async () => {
-          if (await yes.isVisible()) await yes.click().catch(() => undefined);
+          if (await yes.isVisible()) await yes.click({ timeout: 1000 }).catch(() => undefined);
           return page.locator('.card.ended[data-outcome="answered"]').count();
         },
         { timeout: 10_000 },
@@ -96,9 +96,14 @@ describe('the list stays still under the hand', () => {
     const answered = page.locator('.card.ended[data-outcome="answered"]').filter({ hasText: 'publish the docs?' });
     /** from the top of the list, once the page has drawn it there: Yes scrolled into view and clicked at once */
     const scrollAndClick = () =>
-      publish.evaluate(
-        (card) =>
+      page.evaluate(
+        () =>
           new Promise<void>((resolve) => {
+            // found here, not by a locator that would wait for it: once answered, the open card is gone
+            const card = Array.from(document.querySelectorAll('.card:not(.ended)')).find((c) =>
+              c.textContent?.includes('publish the docs?'),
+            );
+            if (!card) return resolve();
             card.closest('.main-scroll')?.scrollTo(0, 0);
             window.scrollTo(0, 0);
             requestAnimationFrame(() =>
