@@ -5,7 +5,7 @@ import { startBridge } from '../helpers/bridge.js';
 import { connectAgent } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
 import { ensureWindowBuilt } from './build-window.js';
-import { openWindowPage } from './window-page.js';
+import { openWindowPage, settled } from './window-page.js';
 
 beforeAll(async () => {
   await ensureWindowBuilt();
@@ -46,6 +46,8 @@ describe('the window against a real bridge', () => {
     expect(first).toMatch(/^1:(2\d|30)$/);
     await waitFor(async () => (await countdown.textContent()) !== first, 5000, 'the countdown to move');
 
+    // keys answer a card once it has been on screen a moment (the countdown may move sooner: its second was begun)
+    await settled(card);
     await page.keyboard.press('3');
     await page.keyboard.press('Enter');
     const result = outcome(await call);
