@@ -7,8 +7,20 @@ import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { BridgeConfig } from '../../bridge/config.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
+/** a clean-up this slow is named on stderr, so a hook that times out says which one it waited for */
+const SLOW_CLEANUP_MS = 15_000;
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    const slow = setTimeout(
+      () => console.error(`clean-up still running after ${SLOW_CLEANUP_MS / 1000} s: ${String(cleanup).slice(0, 200)}`),
+      SLOW_CLEANUP_MS,
+    );
+    try {
+      await cleanup();
+    } finally {
+      clearTimeout(slow);
+    }
+  }
 });
 
 /** Registers work to undo after the current test. */
