@@ -227,7 +227,8 @@ async function clickUntil(target: Locator, shown: Locator): Promise<void> {
   await expect
     .poll(
       async () => {
-        if (!(await shown.isVisible())) await target.click();
+        // bounded: a click that waits past the poll's own limit would hang the poll with it
+        if (!(await shown.isVisible())) await target.click({ timeout: 3000 }).catch(() => undefined);
         return shown.isVisible();
       },
       { timeout: 15_000 },
