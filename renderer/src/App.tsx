@@ -143,7 +143,7 @@ export function App({ language, onLanguage }: { language: LanguageChoice; onLang
           problem={state.problem}
           away={state.away}
           onPresence={() =>
-            api?.presence(!state.away).catch((e: Error) => dispatch({ type: 'problem', problem: e.message }))
+            api?.presence(!state.away).catch((e: unknown) => dispatch({ type: 'problem', problem: sayFailure(e) }))
           }
           notices={state.notices.length}
           noticesOpen={showNotices}

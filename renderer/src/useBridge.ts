@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
-import { createApi, type Api } from './api.js';
+import { ApiError, createApi, type Api } from './api.js';
 import { publishDevices } from './device/desk-feed.js';
 import { UNPAIRED } from './device/device-api.js';
 import { loadDeviceKeys } from './device/device-store.js';
 import { pruneDrafts } from './drafts.js';
+import { t } from './i18n/index.js';
 import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
 import { saveNotices, withSavedNotices } from './shell/saved-notices.js';
 import { openStream } from './stream.js';
+import { sayFailure } from './refusal.js';
 
 /** Newest messages fetched on every (re)connection, to fill what the stream could not carry while down. */
 export const HISTORY_PAGE = 100;
@@ -119,8 +121,16 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
     if (!api || state.generation === 0) return;
     api.messages({ limit: HISTORY_PAGE }).then(
       (answer) => dispatch({ type: 'messages', messages: answer.messages }),
-      (error: unknown) =>
-        dispatch({ type: 'problem', problem: `history: ${error instanceof Error ? error.message : String(error)}` }),
+      (error: unknown) => {
+        // the bridge went away meanwhile: the connection says so, and the next connection fetches again
+        if (error instanceof TypeError || (error instanceof ApiError && error.failure === 'unreachable')) return;
+        // a read changed nothing: the bridge's refusal, not sayFailure's "nothing was saved"
+        const why =
+          error instanceof ApiError && error.status > 0
+            ? t().problems.refused(error.status, error.detail)
+            : sayFailure(error);
+        dispatch({ type: 'problem', problem: t().problems.historyNotLoaded(why) });
+      },
     );
   }, [api, state.generation]);
 

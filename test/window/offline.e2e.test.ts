@@ -72,4 +72,33 @@ describe('the window with no bridge', () => {
     await ended.getByText('Answered in another window').waitFor({ timeout: 20_000 });
     expect(await ended.textContent()).toContain('“No”');
   });
+
+  it('a history fetch that finds no bridge says nothing in English; one the bridge refuses is said in the human’s language', async () => {
+    const bridge = await startBridge();
+    const page = await openWindowPage(bridge.uiUrl, { locale: 'zh-TW' });
+    // the bridge went down between the stream's connection and the history fetch: the fetch dies on the way
+    let aborted = false;
+    await page.route(/\/bridge\/messages(\?|$)/, async (route) => {
+      await route.abort();
+      aborted = true;
+    });
+    await page.reload();
+    await page.locator('.connection.conn-live').waitFor();
+    await expect.poll(() => aborted).toBe(true);
+    // two frames: the rejection has been handled and drawn
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await page.locator('.problem').count()).toBe(0);
+
+    await page.unroute(/\/bridge\/messages(\?|$)/);
+    await page.route(/\/bridge\/messages(\?|$)/, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'disk full' }) }),
+    );
+    await page.reload();
+    const problem = page.locator('.problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toBe(
+      '無法載入歷史記錄：橋接服務拒絕了此操作（HTTP 503）。橋接服務的原話：disk full',
+    );
+    expect(await page.getByText('Failed to fetch').count()).toBe(0);
+  });
 });

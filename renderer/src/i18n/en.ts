@@ -158,6 +158,7 @@ export const en = {
     pickFirst: 'pick an option first (number keys pick)',
     rejectReason: 'pick a reason or write one',
     notConnected: 'not connected to the bridge yet',
+    historyNotLoaded: (why: string) => `The history could not be loaded: ${why}`,
     impostor:
       'Nothing was sent: what answers on the bridge’s port could not prove it is the bridge. What you typed is kept here.',
     unpaired: 'This device is no longer paired with the bridge (it was removed at the desk): pair it again.',

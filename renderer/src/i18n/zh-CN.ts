@@ -152,6 +152,7 @@ export const zhCN: Messages = {
     pickFirst: '请先选择一个选项（数字键选择）',
     rejectReason: '请选择一个理由或写下理由',
     notConnected: '尚未连接桥接服务',
+    historyNotLoaded: (why: string) => `无法加载历史记录：${why}`,
     impostor: '什么也没有发送：在桥接服务端口上应答的程序无法证明它就是桥接服务。你输入的内容保留在这里。',
     unpaired: '此设备已不再与桥接服务配对（已在桌面端移除）：请重新配对。',
     unknownShape: '桥接服务的回应格式是此窗口不认识的：请更新窗口或桥接服务。',

@@ -152,6 +152,7 @@ export const zhTW: Messages = {
     pickFirst: '請先選擇一個選項（數字鍵選擇）',
     rejectReason: '請選擇一個理由或寫下理由',
     notConnected: '尚未連線橋接服務',
+    historyNotLoaded: (why: string) => `無法載入歷史記錄：${why}`,
     impostor: '什麼也沒有送出：在橋接服務連接埠上回應的程式無法證明它就是橋接服務。你輸入的內容保留在這裡。',
     unpaired: '此裝置已不再與橋接服務配對（已在桌面端移除）：請重新配對。',
     unknownShape: '橋接服務的回應格式是此視窗不認得的：請更新視窗或橋接服務。',
