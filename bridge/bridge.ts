@@ -317,7 +317,9 @@ async function start(config: BridgeConfig, appDir: string, lock: DataDirLock, he
         remote?.server.closeAllConnections();
         stopNotifier?.();
         await Promise.all([closed, remoteClosed, unix?.close(), notifier?.close()]);
-        agentTokens.close();
+        // no request is left to start or bind a session: the lines asked for are written before the data dir is freed
+        await context.mcpSessions.close();
+        await agentTokens.close();
         tokenExpiry.close();
         await devices.close();
         await asksClosed;

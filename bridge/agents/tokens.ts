@@ -70,6 +70,8 @@ export class AgentTokens {
   private loaded = false;
   private readonly usedWritten = new Map<string, number>();
   private changing: Promise<void> = Promise.resolve();
+  /** the last-use lines being written, in the background */
+  private lastUses: Promise<void> = Promise.resolve();
   /** answers proofs for ids nobody holds, so a prober learns nothing about which ids exist */
   private readonly decoy = randomBytes(32).toString('base64url');
 
@@ -92,8 +94,10 @@ export class AgentTokens {
     this.watcher.unref();
   }
 
-  close(): void {
+  /** Stops watching the file; resolves once the last-use lines asked for are written (nothing writes after). */
+  async close(): Promise<void> {
     this.watcher?.close();
+    await this.lastUses;
   }
 
   /** Called with each token revoked from now on (here or by another process). */
@@ -252,7 +256,8 @@ export class AgentTokens {
     if (at - written < USED_EVERY_MS) return;
     this.usedWritten.set(record.id, at);
     // last use is a convenience: a full disk must not refuse the agent
-    this.append([{ op: 'used', id: record.id, at: record.lastUsedAt }], 'last use').catch(() => undefined);
+    const line = this.append([{ op: 'used', id: record.id, at: record.lastUsedAt }], 'last use').catch(() => undefined);
+    this.lastUses = Promise.all([this.lastUses, line]).then(() => undefined);
   }
 
   /** Makes and revokes run one after another: two makes of one name never both find it free. */

@@ -95,6 +95,15 @@ export class SessionStore {
   }
 
   /**
+   * Resolves once every line asked for so far is written: the bridge's close waits for it, so nothing of this bridge
+   * writes in the data dir after close, when the next bridge may own it.
+   */
+  async close(): Promise<void> {
+    this.stop();
+    await this.written;
+  }
+
+  /**
    * Written in the background, in order, off the main thread, and not fsynced: a session a crash forgets is one its
    * client opens again, and no MCP request waits for it. A session that cannot be kept is only one a restart cannot
    * restore.
