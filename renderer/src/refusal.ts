@@ -7,8 +7,8 @@ import { t } from './i18n/index.js';
  */
 export function sayFailure(error: unknown): string {
   const words = t().problems;
+  if (nothingAnswered(error)) return words.unreachable;
   if (error instanceof ApiError) {
-    if (error.failure === 'unreachable') return words.unreachable;
     if (error.failure === 'impostor') return words.impostor;
     if (error.failure === 'unpaired') return words.unpaired;
     if (error.failure === 'shape') return words.unknownShape;
@@ -17,6 +17,10 @@ export function sayFailure(error: unknown): string {
     if (error.status === 503 || error.status === 507) return words.notSaved(error.detail);
     return words.refused(error.status, error.detail);
   }
-  if (error instanceof TypeError) return words.unreachable;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The call found no bridge: fetch's TypeError (nothing answered), or the proof asked first got no answer. */
+export function nothingAnswered(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof ApiError && error.failure === 'unreachable');
 }

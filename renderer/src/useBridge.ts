@@ -9,7 +9,7 @@ import { apiBase, resolveToken } from './host.js';
 import { initialState, reduce, type Action, type WindowState } from './store.js';
 import { saveNotices, withSavedNotices } from './shell/saved-notices.js';
 import { openStream } from './stream.js';
-import { sayFailure } from './refusal.js';
+import { nothingAnswered, sayFailure } from './refusal.js';
 
 /** Newest messages fetched on every (re)connection, to fill what the stream could not carry while down. */
 export const HISTORY_PAGE = 100;
@@ -123,7 +123,7 @@ export function useBridge(): { state: WindowState; api: Api | undefined; dispatc
       (answer) => dispatch({ type: 'messages', messages: answer.messages }),
       (error: unknown) => {
         // the bridge went away meanwhile: the connection says so, and the next connection fetches again
-        if (error instanceof TypeError || (error instanceof ApiError && error.failure === 'unreachable')) return;
+        if (nothingAnswered(error)) return;
         // a read changed nothing: the bridge's refusal, not sayFailure's "nothing was saved"
         const why =
           error instanceof ApiError && error.status > 0
