@@ -1,3 +1,4 @@
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,8 +25,7 @@ describe('close is the last write', () => {
       await waitFor(() => lines().some((line) => line.includes('"session"')), 5000, 'the session line');
       const before = lines().length;
       // the client goes away (its session ends, and that line is written in the background); the bridge closes
-      const request = agent.transport as { terminateSession?: () => Promise<void> } | undefined;
-      await request?.terminateSession?.();
+      await (agent.transport as StreamableHTTPClientTransport).terminateSession();
       await bridge.close();
       const ended = lines().slice(before);
       expect(ended, `round ${round}`).toEqual([expect.stringContaining('"ended":true')]);
