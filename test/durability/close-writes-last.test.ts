@@ -22,7 +22,11 @@ describe('close is the last write', () => {
       onCleanup(() => bridge.close());
       const agent = await connectAgent(bridge.url, { clientName: `leaving-${round}` });
       await agent.callTool({ name: 'bridge_status', arguments: {} });
-      await waitFor(() => lines().some((line) => line.includes('"session"')), 5000, 'the session line');
+      await waitFor(
+        () => lines().some((line) => line.includes(`"leaving-${round}"`)),
+        5000,
+        'this round’s session line',
+      );
       const before = lines().length;
       // the client goes away (its session ends, and that line is written in the background); the bridge closes
       await (agent.transport as StreamableHTTPClientTransport).terminateSession();
